@@ -1,0 +1,125 @@
+"""idyntree-model-convert: convert robot models between formats from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from .api import export_model, load_model
+from .errors import ModelError
+from .formats import FORMATS, detect_format, format_from_path, get_format
+
+log = logging.getLogger("idyntree_models")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    names = ", ".join(FORMATS)
+    p = argparse.ArgumentParser(
+        prog="idyntree-model-convert",
+        description=f"Convert robot models between formats ({names}). "
+        "Formats are detected from the file extension (.urdf, .sdf/.world, .json, .skel) or, "
+        "for standard input, from the content.",
+    )
+    p.add_argument("-i", "--input", required=True, help="input file, or - for standard input")
+    p.add_argument("-o", "--output", required=True, help="output file, or - for standard output")
+    p.add_argument("--input-format", help=f"input format ({names})")
+    p.add_argument("--output-format", help=f"output format ({names})")
+    p.add_argument(
+        "--convert-three-revolute-joints-to-spherical",
+        action="store_true",
+        help="fold chains of three revolute joints with intersecting perpendicular axes into spherical joints",
+    )
+    p.add_argument("--no-sensor-frames", action="store_true", help="do not add a frame for each sensor")
+    p.add_argument(
+        "--no-export-spherical-joints-as-three-revolute-joints",
+        action="store_true",
+        help="refuse to write spherical joints as three revolute joints (URDF has no spherical joint)",
+    )
+    p.add_argument("--model", help="SDF world: the model to load (default: the first)")
+    p.add_argument("--skeleton", help="SKEL world: the skeleton to load (default: the first)")
+    p.add_argument(
+        "--model-path",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="extra directory to search for model:// URIs (repeatable; SDF_PATH and GZ_SIM_RESOURCE_PATH are used too)",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+    return p
+
+
+def _output_format(args) -> str:
+    if args.output_format:
+        return get_format(args.output_format).name
+    if args.output != "-":
+        fmt = format_from_path(args.output)
+        if fmt is not None:
+            return fmt.name
+        raise ModelError(f"cannot tell the output format from '{args.output}': give --output-format")
+    raise ModelError("writing to standard output needs --output-format")
+
+
+def run(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.ERROR if args.quiet else logging.WARNING, format="%(levelname)s: %(message)s")
+    warnings: list[str] = []
+    try:
+        out_format = _output_format(args)
+        options = dict(
+            convert_three_revolute_joints_to_spherical=args.convert_three_revolute_joints_to_spherical,
+            add_sensor_frames_as_additional_frames=not args.no_sensor_frames,
+            model=args.model,
+            skeleton=args.skeleton,
+            search_paths=tuple(args.model_path),
+        )
+        if args.input == "-":
+            text = sys.stdin.buffer.read()
+            if args.input_format is None:
+                try:
+                    detect_format(text.decode("utf-8-sig", errors="replace"))
+                except ModelError as e:
+                    raise ModelError(f"{e.message}; give --input-format", source="<stdin>") from None
+            try:
+                model = load_model(text, args.input_format, warnings=warnings, **options)
+            except ModelError as e:
+                raise e.with_source("<stdin>") from None
+        else:
+            model = load_model(os.fspath(args.input), args.input_format, warnings=warnings, **options)
+        text = export_model(
+            model,
+            out_format,
+            warnings=warnings,
+            export_spherical_joints_as_three_revolute_joints=not args.no_export_spherical_joints_as_three_revolute_joints,
+        )
+        if args.output == "-":
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            tmp = f"{args.output}.tmp{os.getpid()}"
+            try:
+                with open(tmp, "w", encoding="utf-8") as fh:
+                    fh.write(text)
+                os.replace(tmp, args.output)
+            except OSError as e:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+                raise ModelError(f"cannot write the output: {e.strerror}", source=args.output) from None
+    except ModelError as e:
+        print(f"idyntree-model-convert: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # last resort: one line, never a traceback
+        print(f"idyntree-model-convert: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 3
+    return 0
+
+
+def main() -> None:
+    sys.exit(run())
+
+
+if __name__ == "__main__":
+    main()

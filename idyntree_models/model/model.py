@@ -1,0 +1,394 @@
+"""The multibody model every format is loaded into and exported from.
+
+It mirrors iDynTree's Model (links with inertia, 0/1/3-DOF joints, additional frames, sensors,
+shapes) so that conversions are exact, and keeps what iDynTree drops (mimic joints, sensors on
+removed links, the robot name).  It holds no I/O and no ROS.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from .transforms import IDENTITY
+
+
+def _vec(v, n: int = 3) -> np.ndarray:
+    a = np.array(v, dtype=float).reshape(n)
+    return a
+
+
+class JointType(str, Enum):
+    FIXED = "fixed"
+    REVOLUTE = "revolute"
+    PRISMATIC = "prismatic"
+    SPHERICAL = "spherical"
+
+    @property
+    def dofs(self) -> int:
+        return {"fixed": 0, "revolute": 1, "prismatic": 1, "spherical": 3}[self.value]
+
+
+@dataclass
+class Inertia:
+    """Mass, centre of mass (link frame) and rotational inertia about the COM in link axes.
+
+    Stored about the COM because that is what URDF, SDF and SKEL write; iDynTree's JSON wants it
+    about the link origin, which `about_origin` gives.
+    """
+
+    mass: float = 0.0
+    com: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    inertia: np.ndarray = field(default_factory=lambda: np.zeros((3, 3)))
+
+    def __post_init__(self) -> None:
+        self.mass = float(self.mass)
+        self.com = _vec(self.com)
+        self.inertia = np.array(self.inertia, dtype=float).reshape(3, 3)
+
+    def about_origin(self) -> np.ndarray:
+        c = self.com
+        return self.inertia + self.mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
+
+    @classmethod
+    def from_origin(cls, mass: float, com, inertia_origin) -> Inertia:
+        c = _vec(com)
+        i_o = np.array(inertia_origin, dtype=float).reshape(3, 3)
+        return cls(mass, c, i_o - mass * (float(c @ c) * np.eye(3) - np.outer(c, c)))
+
+
+@dataclass
+class Limits:
+    """Joint limits with explicit has-flags, as iDynTree keeps them."""
+
+    has_position_limits: bool = False
+    min_position: float = 0.0
+    max_position: float = 0.0
+    has_effort_limit: bool = False
+    effort_limit: float = 0.0
+    has_velocity_limit: bool = False
+    velocity_limit: float = 0.0
+
+
+@dataclass
+class Dynamics:
+    damping: float = 0.0
+    friction: float = 0.0
+
+
+@dataclass
+class Mimic:
+    """child position = multiplier * joint position + offset."""
+
+    joint: str
+    multiplier: float = 1.0
+    offset: float = 0.0
+
+
+@dataclass
+class Joint:
+    """A joint between two links.
+
+    `rest_transform` is parent_H_child at zero position.  For 1-DOF joints `axis` is a unit
+    direction in the child frame through `axis_origin` (also in the child frame): the child moves
+    as parent_H_child(q) = rest * T(o) * Rot(axis, q) * T(-o) (or a translation q*axis).  For
+    spherical joints `center` is the rotation centre in the parent frame and the rotation
+    (unit quaternion w, x, y, z) is expressed in the child's rest axes.
+    """
+
+    name: str
+    type: JointType
+    parent: str
+    child: str
+    rest_transform: np.ndarray = field(default_factory=lambda: np.eye(4))
+    axis: np.ndarray | None = None
+    axis_origin: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    center: np.ndarray | None = None
+    limits: Limits = field(default_factory=Limits)
+    dynamics: Dynamics | None = None
+    mimic: Mimic | None = None
+
+    def __post_init__(self) -> None:
+        self.type = JointType(self.type)
+        self.rest_transform = np.array(self.rest_transform, dtype=float).reshape(4, 4)
+        if self.type in (JointType.REVOLUTE, JointType.PRISMATIC):
+            self.axis = _vec(self.axis if self.axis is not None else (1.0, 0.0, 0.0))
+        self.axis_origin = _vec(self.axis_origin)
+        if self.type is JointType.SPHERICAL:
+            self.center = _vec(self.center if self.center is not None else self.rest_transform[:3, 3])
+
+    @property
+    def dofs(self) -> int:
+        return self.type.dofs
+
+    @property
+    def is_continuous(self) -> bool:
+        return self.type is JointType.REVOLUTE and not self.limits.has_position_limits
+
+
+@dataclass
+class Material:
+    name: str | None = None
+    color: np.ndarray | None = None  # rgba
+    texture: str | None = None
+
+
+@dataclass
+class Shape:
+    """Visual or collision geometry attached to a link (pose in the link frame)."""
+
+    link_H_geometry: np.ndarray = field(default_factory=lambda: np.eye(4))
+    name: str | None = None
+    material: Material | None = None
+
+    kind = "shape"
+
+
+@dataclass
+class Box(Shape):
+    size: np.ndarray = field(default_factory=lambda: np.ones(3))
+    kind = "box"
+
+
+@dataclass
+class Sphere(Shape):
+    radius: float = 1.0
+    kind = "sphere"
+
+
+@dataclass
+class Cylinder(Shape):
+    """Axis along z, centred on the origin, as URDF and SDF define it."""
+
+    radius: float = 1.0
+    length: float = 1.0
+    kind = "cylinder"
+
+
+@dataclass
+class Mesh(Shape):
+    filename: str = ""
+    scale: np.ndarray = field(default_factory=lambda: np.ones(3))
+    kind = "mesh"
+
+
+@dataclass
+class Ellipsoid(Shape):
+    radii: np.ndarray = field(default_factory=lambda: np.ones(3))
+    kind = "ellipsoid"
+
+
+@dataclass
+class Capsule(Shape):
+    radius: float = 1.0
+    length: float = 1.0
+    kind = "capsule"
+
+
+@dataclass
+class Cone(Shape):
+    radius: float = 1.0
+    length: float = 1.0
+    kind = "cone"
+
+
+@dataclass
+class Link:
+    name: str
+    inertia: Inertia = field(default_factory=Inertia)
+    visuals: list[Shape] = field(default_factory=list)
+    collisions: list[Shape] = field(default_factory=list)
+
+
+@dataclass
+class Frame:
+    """An additional frame rigidly attached to a link (iDynTree's 'additional frame')."""
+
+    name: str
+    parent_link: str
+    link_H_frame: np.ndarray = field(default_factory=lambda: np.eye(4))
+
+
+class SensorType(str, Enum):
+    FORCE_TORQUE = "force_torque"
+    ACCELEROMETER = "accelerometer"
+    GYROSCOPE = "gyroscope"
+    ANGULAR_ACCELEROMETER = "three_axis_angular_accelerometer"
+    OTHER = "other"
+
+
+@dataclass
+class Sensor:
+    name: str
+
+    type = SensorType.OTHER
+
+    @property
+    def frame_link(self) -> str:
+        """The link whose frame the sensor pose is given in (where it lives on TF)."""
+        raise NotImplementedError
+
+    @property
+    def frame_transform(self) -> np.ndarray:
+        raise NotImplementedError
+
+
+@dataclass
+class LinkSensor(Sensor):
+    """A sensor rigidly attached to one link: accelerometer, gyroscope and similar."""
+
+    parent_link: str = ""
+    link_H_sensor: np.ndarray = field(default_factory=lambda: np.eye(4))
+    sensor_type: SensorType = SensorType.ACCELEROMETER
+    subtype: str | None = None  # for OTHER: the format's own name (camera, lidar, ...)
+    properties: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.sensor_type = SensorType(self.sensor_type)
+
+    @property
+    def type(self) -> SensorType:  # type: ignore[override]
+        return self.sensor_type
+
+    @property
+    def frame_link(self) -> str:
+        return self.parent_link
+
+    @property
+    def frame_transform(self) -> np.ndarray:
+        return self.link_H_sensor
+
+
+@dataclass
+class ForceTorqueSensor(Sensor):
+    """Six-axis F/T sensor in a joint, with iDynTree's semantics.
+
+    first/second link are the joint's parent/child seen from the base; `applied_wrench_link`
+    is the link on which the measured wrench acts (the child for parent_to_child).
+    `frame` records how the sensor frame was given (child, parent, sensor) so exports keep it.
+    """
+
+    parent_joint: str = ""
+    first_link: str = ""
+    second_link: str = ""
+    applied_wrench_link: str = ""
+    first_link_H_sensor: np.ndarray = field(default_factory=lambda: np.eye(4))
+    second_link_H_sensor: np.ndarray = field(default_factory=lambda: np.eye(4))
+    frame: str = "child"
+
+    type = SensorType.FORCE_TORQUE
+
+    @property
+    def measure_direction(self) -> str:
+        return "parent_to_child" if self.applied_wrench_link == self.second_link else "child_to_parent"
+
+    @property
+    def frame_link(self) -> str:
+        return self.second_link
+
+    @property
+    def frame_transform(self) -> np.ndarray:
+        return self.second_link_H_sensor
+
+
+@dataclass
+class Model:
+    """A tree of links connected by joints, plus frames, sensors and metadata.
+
+    Links, joints, frames and sensors are kept in insertion order and looked up by name: the
+    order of a loaded file is preserved, but nothing relies on indices.
+    """
+
+    name: str = "model"
+    links: dict[str, Link] = field(default_factory=dict)
+    joints: dict[str, Joint] = field(default_factory=dict)
+    frames: dict[str, Frame] = field(default_factory=dict)
+    sensors: dict[str, Sensor] = field(default_factory=dict)
+    default_base_link: str | None = None
+    # initial configuration by joint name (SKEL init_pos), world metadata, format extras
+    initial_configuration: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    # -- construction helpers -------------------------------------------------------------
+    def add_link(self, link: Link) -> Link:
+        self.links[link.name] = link
+        if self.default_base_link is None:
+            self.default_base_link = link.name
+        return link
+
+    def add_joint(self, joint: Joint) -> Joint:
+        self.joints[joint.name] = joint
+        return joint
+
+    def add_frame(self, frame: Frame) -> Frame:
+        self.frames[frame.name] = frame
+        return frame
+
+    def add_sensor(self, sensor: Sensor) -> Sensor:
+        self.sensors[sensor.name] = sensor
+        return sensor
+
+    # -- queries --------------------------------------------------------------------------
+    @property
+    def dofs(self) -> int:
+        return sum(j.dofs for j in self.joints.values())
+
+    def has_frame(self, name: str) -> bool:
+        return name in self.links or name in self.frames
+
+    def frame_parent_link(self, name: str) -> str:
+        if name in self.links:
+            return name
+        return self.frames[name].parent_link
+
+    def frame_names(self) -> list[str]:
+        return list(self.links) + list(self.frames)
+
+    def parent_joint_of(self) -> dict[str, Joint]:
+        """child link name -> joint, following the tree from the default base."""
+        from .topology import tree_order
+
+        return tree_order(self).parent_joint
+
+    def copy(self) -> Model:
+        import copy
+
+        return copy.deepcopy(self)
+
+    def summary(self) -> str:
+        n_ft = sum(1 for s in self.sensors.values() if s.type is SensorType.FORCE_TORQUE)
+        return (
+            f"model '{self.name}': {len(self.links)} links, {len(self.joints)} joints "
+            f"({self.dofs} DOF), {len(self.frames)} frames, {len(self.sensors)} sensors "
+            f"({n_ft} force/torque), base '{self.default_base_link}'"
+        )
+
+
+__all__ = [
+    "IDENTITY",
+    "Box",
+    "Capsule",
+    "Cone",
+    "Cylinder",
+    "Dynamics",
+    "Ellipsoid",
+    "ForceTorqueSensor",
+    "Frame",
+    "Inertia",
+    "Joint",
+    "JointType",
+    "Limits",
+    "Link",
+    "LinkSensor",
+    "Material",
+    "Mesh",
+    "Mimic",
+    "Model",
+    "Sensor",
+    "SensorType",
+    "Shape",
+    "Sphere",
+]

@@ -1,0 +1,74 @@
+"""Tree structure of a model: root, traversal order, and the checks that make it a tree."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from ..errors import ModelError
+from .model import Joint, Model
+
+
+@dataclass
+class TreeOrder:
+    root: str
+    order: list[str]  # links, parents before children (breadth first)
+    parent_joint: dict[str, Joint]  # child link -> joint
+    children: dict[str, list[Joint]]  # link -> joints to its children
+    depth: dict[str, int]
+
+
+def find_roots(model: Model) -> list[str]:
+    children = {j.child for j in model.joints.values()}
+    return [name for name in model.links if name not in children]
+
+
+def tree_order(model: Model) -> TreeOrder:
+    """Order the links from the root, or raise a ModelError saying why the model is no tree."""
+    if not model.links:
+        raise ModelError("the model has no links")
+    parent_joint: dict[str, Joint] = {}
+    children: dict[str, list[Joint]] = {name: [] for name in model.links}
+    for joint in model.joints.values():
+        for end in ("parent", "child"):
+            link = getattr(joint, end)
+            if link not in model.links:
+                raise ModelError(f"{end} link '{link}' does not exist", element=f"joint '{joint.name}'")
+        if joint.parent == joint.child:
+            raise ModelError(f"parent and child are the same link '{joint.child}'", element=f"joint '{joint.name}'")
+        if joint.child in parent_joint:
+            other = parent_joint[joint.child].name
+            raise ModelError(
+                f"link '{joint.child}' has two parent joints ('{other}' and '{joint.name}'): "
+                "a tree allows one",
+                element=f"joint '{joint.name}'",
+            )
+        parent_joint[joint.child] = joint
+        children[joint.parent].append(joint)
+    roots = [name for name in model.links if name not in parent_joint]
+    if not roots:
+        raise ModelError("the joints form a cycle: every link is some joint's child, so there is no root link")
+    if len(roots) > 1:
+        shown = ", ".join(f"'{r}'" for r in roots[:10]) + (" ..." if len(roots) > 10 else "")
+        raise ModelError(
+            f"the model has {len(roots)} root links ({shown}); a tree needs exactly one link that is "
+            "no joint's child (connect the others with joints)"
+        )
+    root = roots[0]
+    order: list[str] = []
+    depth = {root: 0}
+    queue = deque([root])
+    while queue:
+        link = queue.popleft()
+        order.append(link)
+        for joint in children[link]:
+            depth[joint.child] = depth[link] + 1
+            queue.append(joint.child)
+    if len(order) != len(model.links):
+        unreached = [name for name in model.links if name not in depth]
+        raise ModelError(
+            "the joints form a cycle through links "
+            + ", ".join(f"'{n}'" for n in unreached[:10])
+            + " (not reachable from the root '" + root + "')"
+        )
+    return TreeOrder(root, order, parent_joint, children, depth)

@@ -1,0 +1,156 @@
+"""Rigid transforms as 4x4 homogeneous numpy matrices.
+
+Plain arrays rather than a wrapper class: kinematics batches thousands of them with one
+matmul, and every format module can use them without learning a new type.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+Transform = np.ndarray  # shape (4, 4), or (..., 4, 4) when batched
+
+IDENTITY = np.eye(4)
+IDENTITY.setflags(write=False)
+
+
+def make_transform(rotation: np.ndarray | None = None, position=None) -> np.ndarray:
+    t = np.eye(4)
+    if rotation is not None:
+        t[:3, :3] = rotation
+    if position is not None:
+        t[:3, 3] = position
+    return t
+
+
+def translation(position) -> np.ndarray:
+    return make_transform(None, position)
+
+
+def inverse(t: np.ndarray) -> np.ndarray:
+    """Inverse of a rigid transform (batched too), exact for orthonormal rotations."""
+    out = np.zeros_like(t)
+    rt = np.swapaxes(t[..., :3, :3], -1, -2)
+    out[..., :3, :3] = rt
+    out[..., :3, 3] = -np.einsum("...ij,...j->...i", rt, t[..., :3, 3])
+    out[..., 3, 3] = 1.0
+    return out
+
+
+def rot_x(a: float) -> np.ndarray:
+    c, s = np.cos(a), np.sin(a)
+    return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
+
+
+def rot_y(a: float) -> np.ndarray:
+    c, s = np.cos(a), np.sin(a)
+    return np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+
+
+def rot_z(a: float) -> np.ndarray:
+    c, s = np.cos(a), np.sin(a)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def rpy_to_matrix(rpy) -> np.ndarray:
+    """URDF/SDF fixed-axis roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll)."""
+    r, p, y = rpy
+    return rot_z(y) @ rot_y(p) @ rot_x(r)
+
+
+def matrix_to_rpy(rot: np.ndarray) -> np.ndarray:
+    """Inverse of rpy_to_matrix; at the pitch singularity roll is set to zero."""
+    r = np.asarray(rot)
+    sp = -r[2, 0]
+    if abs(sp) >= 1.0 - 1e-12:
+        pitch = np.copysign(np.pi / 2, sp)
+        roll = 0.0
+        yaw = np.arctan2(-r[0, 1], r[1, 1])
+    else:
+        pitch = np.arcsin(np.clip(sp, -1.0, 1.0))
+        roll = np.arctan2(r[2, 1], r[2, 2])
+        yaw = np.arctan2(r[1, 0], r[0, 0])
+    return np.array([roll, pitch, yaw])
+
+
+def quat_to_matrix(q) -> np.ndarray:
+    """Unit quaternion (w, x, y, z) to rotation matrix; batched over leading axes."""
+    q = np.asarray(q, dtype=float)
+    q = q / np.linalg.norm(q, axis=-1, keepdims=True)
+    w, x, y, z = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    out = np.empty(q.shape[:-1] + (3, 3))
+    out[..., 0, 0] = 1 - 2 * (y * y + z * z)
+    out[..., 0, 1] = 2 * (x * y - w * z)
+    out[..., 0, 2] = 2 * (x * z + w * y)
+    out[..., 1, 0] = 2 * (x * y + w * z)
+    out[..., 1, 1] = 1 - 2 * (x * x + z * z)
+    out[..., 1, 2] = 2 * (y * z - w * x)
+    out[..., 2, 0] = 2 * (x * z - w * y)
+    out[..., 2, 1] = 2 * (y * z + w * x)
+    out[..., 2, 2] = 1 - 2 * (x * x + y * y)
+    return out
+
+
+def matrix_to_quat(rot: np.ndarray) -> np.ndarray:
+    """Rotation matrix to unit quaternion (w, x, y, z) with w >= 0."""
+    m = np.asarray(rot, dtype=float)
+    tr = m[0, 0] + m[1, 1] + m[2, 2]
+    if tr > 0:
+        s = np.sqrt(tr + 1.0) * 2
+        q = [0.25 * s, (m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s]
+    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
+        s = np.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2]) * 2
+        q = [(m[2, 1] - m[1, 2]) / s, 0.25 * s, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s]
+    elif m[1, 1] > m[2, 2]:
+        s = np.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2]) * 2
+        q = [(m[0, 2] - m[2, 0]) / s, (m[0, 1] + m[1, 0]) / s, 0.25 * s, (m[1, 2] + m[2, 1]) / s]
+    else:
+        s = np.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1]) * 2
+        q = [(m[1, 0] - m[0, 1]) / s, (m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, 0.25 * s]
+    q = np.array(q)
+    q /= np.linalg.norm(q)
+    return -q if q[0] < 0 else q
+
+
+def axis_angle_to_matrix(axis, angle) -> np.ndarray:
+    """Rodrigues' formula, batched: axis (..., 3) unit vectors, angle (...)."""
+    axis = np.asarray(axis, dtype=float)
+    angle = np.asarray(angle, dtype=float)
+    c = np.cos(angle)[..., None, None]
+    s = np.sin(angle)[..., None, None]
+    x, y, z = axis[..., 0], axis[..., 1], axis[..., 2]
+    k = np.zeros(np.broadcast_shapes(axis.shape[:-1], angle.shape) + (3, 3))
+    k[..., 0, 1] = -z
+    k[..., 0, 2] = y
+    k[..., 1, 0] = z
+    k[..., 1, 2] = -x
+    k[..., 2, 0] = -y
+    k[..., 2, 1] = x
+    outer = axis[..., :, None] * axis[..., None, :]
+    return c * np.eye(3) + s * k + (1 - c) * outer
+
+
+def rotation_vector_to_matrix(v) -> np.ndarray:
+    """Exponential map of a rotation vector (DART ball/free joints)."""
+    v = np.asarray(v, dtype=float)
+    angle = float(np.linalg.norm(v))
+    if angle < 1e-15:
+        return np.eye(3)
+    return axis_angle_to_matrix(v / angle, angle)
+
+
+def is_rotation(rot: np.ndarray, tol: float = 1e-6) -> bool:
+    r = np.asarray(rot, dtype=float)
+    if r.shape != (3, 3) or not np.all(np.isfinite(r)):
+        return False
+    return bool(np.allclose(r @ r.T, np.eye(3), atol=tol) and abs(np.linalg.det(r) - 1.0) < tol)
+
+
+def orthonormalize(rot: np.ndarray) -> np.ndarray:
+    """Nearest rotation (polar decomposition), to remove rounding left by text formats."""
+    u, _, vt = np.linalg.svd(rot)
+    r = u @ vt
+    if np.linalg.det(r) < 0:
+        u[:, -1] *= -1
+        r = u @ vt
+    return r
