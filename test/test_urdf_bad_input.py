@@ -58,7 +58,7 @@ CASES = {
                       r"line 3: <mass>: mass -2.0 is negative"),
     "non-psd inertia": (robot(J_AB).replace('<link name="b">' + M, '<link name="b"><inertial><mass value="1"/>'
                                           '<inertia ixx="1" iyy="1" izz="-1" ixy="0" ixz="0" iyz="0"/></inertial>'),
-                        r"line 3: <inertial>: rotational inertia is not positive semi-definite"),
+                        r"line 3: link 'b': rotational inertia is not positive semi-definite"),
     "unknown joint type": (robot(J_AB.replace('"revolute"', '"hinge"')), r"unknown joint type 'hinge'"),
     "planar": (robot(J_AB.replace('"revolute"', '"planar"')), r"joint type 'planar' is not supported"),
     "bad ft frame": (robot(J_AB + '<sensor name="ft" type="force_torque"><parent joint="j"/><force_torque>'

@@ -12,19 +12,27 @@ import json
 
 import numpy as np
 
+from ..errors import ModelError
 from ..model.model import (
     Box,
     Cylinder,
+    Dynamics,
     ForceTorqueSensor,
+    Frame,
+    Inertia,
+    Joint,
     JointType,
+    Limits,
+    Link,
     LinkSensor,
+    Material,
     Mesh,
     Model,
     SensorType,
     Shape,
     Sphere,
 )
-from .base import Diagnostics, ExportOptions
+from .base import Diagnostics, ExportOptions, LoadOptions
 
 VERSION = 1
 
@@ -178,3 +186,495 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     if mimics:
         diag.warn(f"idyntree-model-json has no mimic joints; written as independent joints: {', '.join(mimics)}")
     return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+
+
+# -- import ----------------------------------------------------------------------------------
+# Everything `dump` writes reads back; anything else is checked with an error naming the JSON
+# path (`joints[3].rest_transform.rotation_matrix`), because iDynTree itself checks only that
+# referenced links and joints exist.
+
+_ROTATION_TOL = 1e-6
+
+
+def _error(path: str, message: str) -> ModelError:
+    return ModelError(message, element=path or "(top level)")
+
+
+def _kind(v) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "an array"
+    return "an object"
+
+
+class _Reader:
+    def __init__(self, diag: Diagnostics) -> None:
+        self.diag = diag
+
+    # -- containers
+    def obj(self, v, path: str, known: tuple[str, ...] | None = None) -> dict:
+        if not isinstance(v, dict):
+            raise _error(path, f"expected an object, got {_kind(v)}")
+        if known is not None:
+            extra = sorted(set(v) - set(known))
+            if extra:
+                self.diag.warn(f"{path or 'top level'}: unknown key(s) {', '.join(extra)} ignored")
+        return v
+
+    def key(self, d: dict, key: str, path: str):
+        if key not in d:
+            raise _error(path, f"missing key '{key}'")
+        return d[key]
+
+    def array(self, v, path: str) -> list:
+        if not isinstance(v, list):
+            raise _error(path, f"expected an array, got {_kind(v)}")
+        return v
+
+    # -- scalars
+    def string(self, v, path: str, allow_empty: bool = False) -> str:
+        if not isinstance(v, str):
+            raise _error(path, f"expected a string, got {_kind(v)}")
+        if not allow_empty and not v.strip():
+            raise _error(path, "must not be empty")
+        return v
+
+    def boolean(self, v, path: str) -> bool:
+        if not isinstance(v, bool):
+            raise _error(path, f"expected true or false, got {_kind(v)}")
+        return v
+
+    def number(self, v, path: str) -> float:
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise _error(path, f"expected a number, got {_kind(v)}")
+        x = float(v)
+        if not np.isfinite(x):
+            raise _error(path, f"{v} is not a finite number")
+        return x
+
+    def vector(self, v, path: str, n: int) -> np.ndarray:
+        items = self.array(v, path)
+        if len(items) != n:
+            raise _error(path, f"expected {n} numbers, got {len(items)}")
+        return np.array([self.number(x, f"{path}[{i}]") for i, x in enumerate(items)])
+
+    def matrix3(self, v, path: str) -> np.ndarray:
+        rows = self.array(v, path)
+        if len(rows) != 3:
+            raise _error(path, f"expected 3 rows of 3 numbers, got {len(rows)} rows")
+        return np.array([self.vector(r, f"{path}[{i}]", 3) for i, r in enumerate(rows)])
+
+    def transform(self, d: dict, key: str, path: str) -> np.ndarray:
+        p = f"{path}.{key}" if path else key
+        t = self.obj(self.key(d, key, path), p, ("position", "rotation_matrix"))
+        pos = self.vector(self.key(t, "position", p), f"{p}.position", 3)
+        rot = self.matrix3(self.key(t, "rotation_matrix", p), f"{p}.rotation_matrix")
+        err = float(np.max(np.abs(rot @ rot.T - np.eye(3))))
+        det = float(np.linalg.det(rot))
+        if err > _ROTATION_TOL or abs(det - 1.0) > _ROTATION_TOL:
+            what = "a reflection (determinant -1)" if det < 0 and err <= _ROTATION_TOL else "not orthonormal"
+            raise _error(
+                f"{p}.rotation_matrix",
+                f"is not a rotation matrix: {what} (|R R^T - I| = {err:.3g}, det = {det:.6g})",
+            )
+        if err > 1e-12:  # text rounding: snap to the nearest rotation so kinematics stay rigid
+            from ..model.transforms import orthonormalize
+
+            rot = orthonormalize(rot)
+        out = np.eye(4)
+        out[:3, :3] = rot
+        out[:3, 3] = pos
+        return out
+
+
+def _no_duplicate_keys(pairs: list) -> dict:
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise ModelError(f"duplicate key '{k}' in a JSON object")
+        out[k] = v
+    return out
+
+
+def _parse(text: str | bytes):
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise ModelError(f"the file is not UTF-8 text ({e.reason} at byte {e.start})") from None
+    try:
+        return json.loads(text.lstrip("\ufeff"), object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as e:
+        raise ModelError(f"invalid JSON: {e.msg} (line {e.lineno}, column {e.colno})", line=e.lineno) from None
+    except RecursionError:
+        raise ModelError("invalid JSON: nested too deeply") from None
+
+
+_TOP_KEYS = (
+    "idyntree_model_json_version",
+    "default_base_link",
+    "links",
+    "joints",
+    "additional_frames",
+    "visual_solid_shapes",
+    "collision_solid_shapes",
+    "sensors",
+    "name",
+)
+
+
+def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
+    _ = options
+    doc = _parse(text)
+    r = _Reader(diag)
+    r.obj(doc, "", _TOP_KEYS)
+    version = r.key(doc, "idyntree_model_json_version", "")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise _error("idyntree_model_json_version", f"expected the integer {VERSION}, got {_kind(version)} {version!r}")
+    if version != VERSION:
+        raise _error("idyntree_model_json_version", f"version {version} is not supported, expected {VERSION}")
+    model = Model(name=r.string(doc["name"], "name") if "name" in doc else "model")
+    model.default_base_link = None
+    for i, v in enumerate(r.array(r.key(doc, "links", ""), "links")):
+        _load_link(r, v, f"links[{i}]", model)
+    if not model.links:
+        raise _error("links", "the model has no links")
+    joints_path: dict[str, str] = {}
+    for i, v in enumerate(r.array(r.key(doc, "joints", ""), "joints")):
+        path = f"joints[{i}]"
+        joint = _load_joint(r, v, path, model)
+        if joint.name in model.joints:
+            raise _error(f"{path}.name", f"duplicate joint name '{joint.name}' (also {joints_path[joint.name]})")
+        joints_path[joint.name] = path
+        model.joints[joint.name] = joint
+    _check_base(r, doc, model, joints_path)
+    for i, v in enumerate(r.array(doc.get("additional_frames", []), "additional_frames")):
+        _load_frame(r, v, f"additional_frames[{i}]", model)
+    for key, attr in (("visual_solid_shapes", "visuals"), ("collision_solid_shapes", "collisions")):
+        seen: set[str] = set()
+        for i, v in enumerate(r.array(doc.get(key, []), key)):
+            _load_link_shapes(r, v, f"{key}[{i}]", model, attr, seen)
+    for i, v in enumerate(r.array(doc.get("sensors", []), "sensors")):
+        sensor = _load_sensor(r, v, f"sensors[{i}]", model)
+        if sensor is not None:
+            model.sensors[sensor.name] = sensor
+    return model
+
+
+def _load_link(r: _Reader, v, path: str, model: Model) -> None:
+    from ..model.validation import check_inertia
+
+    d = r.obj(v, path, ("name", "inertia"))
+    name = r.string(r.key(d, "name", path), f"{path}.name")
+    if name in model.links:
+        raise _error(f"{path}.name", f"duplicate link name '{name}'")
+    p = f"{path}.inertia"
+    ine = r.obj(r.key(d, "inertia", path), p, ("mass", "center_of_mass", "rotational_inertia_wrt_frame_origin"))
+    mass = r.number(r.key(ine, "mass", p), f"{p}.mass")
+    if mass < 0:
+        raise _error(f"{p}.mass", f"mass {mass} is negative")
+    com = r.vector(r.key(ine, "center_of_mass", p), f"{p}.center_of_mass", 3)
+    i_o = r.matrix3(
+        r.key(ine, "rotational_inertia_wrt_frame_origin", p), f"{p}.rotational_inertia_wrt_frame_origin"
+    )
+    inertia = Inertia.from_origin(mass, com, i_o)
+    try:
+        check_inertia(mass, com, inertia.inertia, f"link '{name}'")  # warnings come from validate()
+    except ModelError as e:
+        raise _error(f"{p}.rotational_inertia_wrt_frame_origin", f"link '{name}': {e.message}") from None
+    model.links[name] = Link(name, inertia)
+
+
+_JSON_JOINT_TYPES = ("fixed", "revolute", "revolute_so2", "prismatic", "spherical")
+
+
+def _link_ref(r: _Reader, d: dict, key: str, path: str, model: Model) -> str:
+    name = r.string(r.key(d, key, path), f"{path}.{key}")
+    if name not in model.links:
+        raise _error(f"{path}.{key}", f"link '{name}' does not exist")
+    return name
+
+
+def _load_joint(r: _Reader, v, path: str, model: Model) -> Joint:
+    d = r.obj(
+        v,
+        path,
+        (
+            "name",
+            "type",
+            "parent_link",
+            "child_link",
+            "rest_transform",
+            "axis",
+            "limits",
+            "dynamics",
+            "joint_center_wrt_parent",
+        ),
+    )
+    name = r.string(r.key(d, "name", path), f"{path}.name")
+    type_name = r.string(r.key(d, "type", path), f"{path}.type")
+    if type_name not in _JSON_JOINT_TYPES:
+        raise _error(f"{path}.type", f"unknown joint type '{type_name}' (expected one of {', '.join(_JSON_JOINT_TYPES)})")
+    parent = _link_ref(r, d, "parent_link", path, model)
+    child = _link_ref(r, d, "child_link", path, model)
+    if parent == child:
+        raise _error(path, f"joint '{name}' connects link '{parent}' to itself")
+    rest = r.transform(d, "rest_transform", path)
+    if type_name == "fixed":
+        return Joint(name, JointType.FIXED, parent, child, rest)
+    if type_name == "spherical":
+        center = None
+        if "joint_center_wrt_parent" in d:
+            center = r.vector(d["joint_center_wrt_parent"], f"{path}.joint_center_wrt_parent", 3)
+        if "limits" in d:
+            lim = r.obj(d["limits"], f"{path}.limits")
+            if any(lim.get(k) is True for k in ("has_position_limits", "has_effort_limits", "has_velocity_limits")):
+                r.diag.warn(f"{path}.limits: limits of spherical joint '{name}' are not supported and were ignored")
+        return Joint(name, JointType.SPHERICAL, parent, child, rest, center=center)
+    jtype = JointType.PRISMATIC if type_name == "prismatic" else JointType.REVOLUTE
+    ap = f"{path}.axis"
+    axis_d = r.obj(r.key(d, "axis", path), ap, ("direction", "origin"))
+    direction = r.vector(r.key(axis_d, "direction", ap), f"{ap}.direction", 3)
+    norm = float(np.linalg.norm(direction))
+    if norm < 1e-12:
+        raise _error(f"{ap}.direction", f"joint '{name}' has a zero axis direction")
+    origin = r.vector(axis_d["origin"], f"{ap}.origin", 3) if "origin" in axis_d else np.zeros(3)
+    if abs(norm - 1.0) > 1e-12:  # a unit axis is kept bit for bit, so JSON -> JSON is the identity
+        direction = direction / norm
+    joint = Joint(name, jtype, parent, child, rest, axis=direction, axis_origin=origin)
+    if "limits" in d:
+        joint.limits = _load_limits(r, d["limits"], f"{path}.limits", so2=type_name == "revolute_so2")
+    if "dynamics" in d:
+        joint.dynamics = _load_dynamics(r, d["dynamics"], f"{path}.dynamics")
+    return joint
+
+
+def _load_limits(r: _Reader, v, path: str, so2: bool) -> Limits:
+    d = r.obj(
+        v,
+        path,
+        (
+            "has_position_limits",
+            "min_position",
+            "max_position",
+            "has_effort_limits",
+            "effort_limit",
+            "has_velocity_limits",
+            "velocity_limit",
+        ),
+    )
+    lim = Limits()
+
+    def flag(key: str) -> bool:
+        return r.boolean(d[key], f"{path}.{key}") if key in d else False
+
+    lim.has_position_limits = flag("has_position_limits")
+    if lim.has_position_limits:
+        if so2:
+            raise _error(f"{path}.has_position_limits", "a revolute_so2 joint has no position limits")
+        lim.min_position = r.number(r.key(d, "min_position", path), f"{path}.min_position")
+        lim.max_position = r.number(r.key(d, "max_position", path), f"{path}.max_position")
+        if lim.min_position > lim.max_position:
+            raise _error(path, f"min_position {lim.min_position} is above max_position {lim.max_position}")
+    lim.has_effort_limit = flag("has_effort_limits")
+    if lim.has_effort_limit:
+        lim.effort_limit = r.number(r.key(d, "effort_limit", path), f"{path}.effort_limit")
+    lim.has_velocity_limit = flag("has_velocity_limits")
+    if lim.has_velocity_limit:
+        lim.velocity_limit = r.number(r.key(d, "velocity_limit", path), f"{path}.velocity_limit")
+    return lim
+
+
+def _load_dynamics(r: _Reader, v, path: str) -> Dynamics | None:
+    d = r.obj(v, path, ("type", "damping", "static_friction"))
+    kind = r.string(r.key(d, "type", path), f"{path}.type")
+    if kind == "NoJointDynamics":
+        return None
+    if kind != "URDFJointDynamics":
+        raise _error(f"{path}.type", f"unknown joint dynamics '{kind}' (expected NoJointDynamics or URDFJointDynamics)")
+    damping = r.number(d.get("damping", 0.0), f"{path}.damping")
+    friction = r.number(d.get("static_friction", 0.0), f"{path}.static_friction")
+    return Dynamics(damping, friction)
+
+
+def _check_base(r: _Reader, doc: dict, model: Model, joints_path: dict[str, str]) -> None:
+    from ..model.topology import tree_order
+
+    try:
+        tree = tree_order(model)
+    except ModelError as e:
+        raise _error("joints", e.message if not e.element else f"{e.element}: {e.message}") from None
+    base = doc.get("default_base_link")
+    if base is None:
+        model.default_base_link = tree.root
+        return
+    base = r.string(base, "default_base_link")
+    if base not in model.links:
+        raise _error("default_base_link", f"link '{base}' does not exist")
+    if base != tree.root:
+        raise _error(
+            "default_base_link",
+            f"link '{base}' is not the root of the joint tree: joints point away from the base, and the only link "
+            f"that is no joint's child is '{tree.root}'",
+        )
+    model.default_base_link = base
+    _ = joints_path
+
+
+def _load_frame(r: _Reader, v, path: str, model: Model) -> None:
+    d = r.obj(v, path, ("name", "parent_link", "link_H_frame"))
+    name = r.string(r.key(d, "name", path), f"{path}.name")
+    if name in model.links:
+        raise _error(f"{path}.name", f"frame name '{name}' is already a link name")
+    if name in model.frames:
+        raise _error(f"{path}.name", f"duplicate frame name '{name}'")
+    parent = _link_ref(r, d, "parent_link", path, model)
+    model.frames[name] = Frame(name, parent, r.transform(d, "link_H_frame", path))
+
+
+_SHAPE_KEYS = (
+    "type",
+    "has_name",
+    "name",
+    "link_H_geometry",
+    "has_material",
+    "material",
+    "size",
+    "radius",
+    "length",
+    "filename",
+    "scale",
+)
+
+
+def _load_link_shapes(r: _Reader, v, path: str, model: Model, attr: str, seen: set[str]) -> None:
+    d = r.obj(v, path, ("link_name", "shapes"))
+    link = _link_ref(r, d, "link_name", path, model)
+    if link in seen:
+        r.diag.warn(f"{path}: link '{link}' is listed twice; its shapes are appended")
+    seen.add(link)
+    target = getattr(model.links[link], attr)
+    for i, s in enumerate(r.array(r.key(d, "shapes", path), f"{path}.shapes")):
+        target.append(_load_shape(r, s, f"{path}.shapes[{i}]"))
+
+
+def _nonneg(r: _Reader, d: dict, key: str, path: str) -> float:
+    x = r.number(r.key(d, key, path), f"{path}.{key}")
+    if x < 0:
+        raise _error(f"{path}.{key}", f"{key} {x} is negative")
+    return x
+
+
+def _load_shape(r: _Reader, v, path: str) -> Shape:
+    d = r.obj(v, path, _SHAPE_KEYS)
+    kind = r.string(r.key(d, "type", path), f"{path}.type")
+    pose = r.transform(d, "link_H_geometry", path)
+    name = None
+    if r.boolean(d["has_name"], f"{path}.has_name") if "has_name" in d else "name" in d:
+        name = r.string(r.key(d, "name", path), f"{path}.name", allow_empty=True)
+    shape: Shape
+    if kind == "box":
+        size = r.vector(r.key(d, "size", path), f"{path}.size", 3)
+        if np.any(size < 0):
+            raise _error(f"{path}.size", f"box size {size.tolist()} has a negative side")
+        shape = Box(pose, name, size=size)
+    elif kind == "sphere":
+        shape = Sphere(pose, name, radius=_nonneg(r, d, "radius", path))
+    elif kind == "cylinder":
+        shape = Cylinder(pose, name, radius=_nonneg(r, d, "radius", path), length=_nonneg(r, d, "length", path))
+    elif kind == "external_mesh":
+        filename = r.string(r.key(d, "filename", path), f"{path}.filename")
+        scale = r.vector(d["scale"], f"{path}.scale", 3) if "scale" in d else np.ones(3)
+        shape = Mesh(pose, name, filename=filename, scale=scale)
+    else:
+        raise _error(f"{path}.type", f"unknown shape type '{kind}' (expected box, sphere, cylinder or external_mesh)")
+    if r.boolean(d["has_material"], f"{path}.has_material") if "has_material" in d else "material" in d:
+        mp = f"{path}.material"
+        m = r.obj(r.key(d, "material", path), mp, ("name", "has_color", "color", "has_texture", "texture"))
+        mat = Material(r.string(m["name"], f"{mp}.name", allow_empty=True) if "name" in m else None)
+        if r.boolean(m["has_color"], f"{mp}.has_color") if "has_color" in m else "color" in m:
+            mat.color = r.vector(r.key(m, "color", mp), f"{mp}.color", 4)
+        if r.boolean(m["has_texture"], f"{mp}.has_texture") if "has_texture" in m else "texture" in m:
+            mat.texture = r.string(r.key(m, "texture", mp), f"{mp}.texture")
+        shape.material = mat
+    return shape
+
+
+_JSON_LINK_SENSORS = {v: k for k, v in _LINK_SENSOR_TYPES.items()}
+
+
+def _load_sensor(r: _Reader, v, path: str, model: Model):
+    d = r.obj(v, path)
+    name = r.string(r.key(d, "name", path), f"{path}.name")
+    if name in model.sensors:
+        raise _error(f"{path}.name", f"duplicate sensor name '{name}'")
+    kind = r.string(r.key(d, "type", path), f"{path}.type")
+    if kind == "six_axis_force_torque":
+        r.obj(d, path, ("name", "type", "parent_joint", "first_link", "second_link", "applied_wrench_link",
+                        "first_link_H_sensor", "second_link_H_sensor"))
+        jname = r.string(r.key(d, "parent_joint", path), f"{path}.parent_joint")
+        joint = model.joints.get(jname)
+        if joint is None:
+            raise _error(f"{path}.parent_joint", f"joint '{jname}' does not exist")
+        links = {}
+        for key in ("first_link", "second_link", "applied_wrench_link"):
+            links[key] = _link_ref(r, d, key, path, model)
+            if links[key] not in (joint.parent, joint.child):
+                raise _error(
+                    f"{path}.{key}",
+                    f"link '{links[key]}' is not one of the links of joint '{jname}' ('{joint.parent}', '{joint.child}')",
+                )
+        if links["first_link"] == links["second_link"]:
+            raise _error(path, f"first_link and second_link are both '{links['first_link']}'")
+        first_h = r.transform(d, "first_link_H_sensor", path)
+        second_h = r.transform(d, "second_link_H_sensor", path)
+        parent_h, child_h = (first_h, second_h) if links["first_link"] == joint.parent else (second_h, first_h)
+        if np.max(np.abs(joint.rest_transform @ child_h - parent_h)) > 1e-6:
+            raise _error(
+                path,
+                f"first_link_H_sensor and second_link_H_sensor disagree with the rest transform of joint '{jname}' "
+                "(they must describe the same sensor frame)",
+            )
+        if np.array_equal(child_h, np.eye(4)):
+            frame = "child"
+        elif np.array_equal(parent_h, np.eye(4)):
+            frame = "parent"
+        else:
+            frame = "sensor"
+        return ForceTorqueSensor(
+            name,
+            parent_joint=jname,
+            first_link=links["first_link"],
+            second_link=links["second_link"],
+            applied_wrench_link=links["applied_wrench_link"],
+            first_link_H_sensor=first_h,
+            second_link_H_sensor=second_h,
+            frame=frame,
+        )
+    if kind in _JSON_LINK_SENSORS or kind == "three_axis_force_torque_contact":
+        r.obj(d, path, ("name", "type", "parent_link", "link_H_sensor", "load_cell_locations"))
+        link = _link_ref(r, d, "parent_link", path, model)
+        pose = r.transform(d, "link_H_sensor", path)
+        if kind in _JSON_LINK_SENSORS:
+            return LinkSensor(name, parent_link=link, link_H_sensor=pose, sensor_type=_JSON_LINK_SENSORS[kind])
+        cells = [
+            r.vector(c, f"{path}.load_cell_locations[{i}]", 3).tolist()
+            for i, c in enumerate(r.array(d.get("load_cell_locations", []), f"{path}.load_cell_locations"))
+        ]
+        return LinkSensor(
+            name,
+            parent_link=link,
+            link_H_sensor=pose,
+            sensor_type=SensorType.OTHER,
+            subtype=kind,
+            properties={"load_cell_locations": cells},
+        )
+    r.diag.warn(f"{path}: sensor '{name}' of unknown type '{kind}' was ignored")
+    return None

@@ -7,7 +7,6 @@ goes through helpers that name the element and line of a bad value.
 
 from __future__ import annotations
 
-import math
 import re
 
 import numpy as np
@@ -87,17 +86,21 @@ class XmlReader:
             raise self.error(el, f"missing required attribute '{attr}'")
         return value.strip()
 
-    def _floats(self, el: etree._Element, raw: str, what: str, n: int | None) -> np.ndarray:
-        parts = raw.split()
+    def floats_list(self, el: etree._Element, raw: str, what: str, n: int | None) -> list[float]:
+        """Parse numbers into a plain list: the hot path of every loader, so no numpy here."""
         try:
-            values = [float(p) for p in parts]
+            values = [float(p) for p in raw.split()]
         except ValueError:
             raise self.error(el, f"{what} must be numbers, got '{raw.strip()}'") from None
         if n is not None and len(values) != n:
             raise self.error(el, f"{what} needs {n} numbers, got {len(values)} ('{raw.strip()}')")
-        if not all(math.isfinite(v) for v in values):
-            raise self.error(el, f"{what} must be finite, got '{raw.strip()}'")
-        return np.array(values, dtype=float)
+        for v in values:
+            if v - v != 0.0:  # nan or inf, without a call per value
+                raise self.error(el, f"{what} must be finite, got '{raw.strip()}'")
+        return values
+
+    def _floats(self, el: etree._Element, raw: str, what: str, n: int | None) -> np.ndarray:
+        return np.array(self.floats_list(el, raw, what, n), dtype=float)
 
     def floats_attr(self, el: etree._Element, attr: str, n: int | None = 3, default=None) -> np.ndarray:
         raw = el.get(attr)
@@ -113,7 +116,13 @@ class XmlReader:
             if default is None:
                 raise self.error(el, f"missing required attribute '{attr}'")
             return float(default)
-        return float(self._floats(el, raw, f"attribute '{attr}'", 1)[0])
+        return self.floats_list(el, raw, f"attribute '{attr}'", 1)[0]
+
+    def vec3_attr(self, el: etree._Element, attr: str, default: tuple[float, float, float]) -> list[float]:
+        raw = el.get(attr)
+        if raw is None:
+            return list(default)
+        return self.floats_list(el, raw, f"attribute '{attr}'", 3)
 
     def floats_text(self, el: etree._Element, n: int | None = None) -> np.ndarray:
         return self._floats(el, el.text or "", f"<{el.tag}> value", n)

@@ -86,10 +86,10 @@ class Kinematics:
                 a = a.reshape(-1, 4)
             else:
                 a = a.reshape(-1)
-            if n is None or n == 1:
-                n = a.shape[0] if n is None or a.shape[0] != 1 else n
-            elif a.shape[0] not in (1, n):
-                raise ModelError(f"joint '{name}': batch size {a.shape[0]} differs from {n}")
+            if a.shape[0] != 1:
+                if n is not None and a.shape[0] != n:
+                    raise ModelError(f"joint '{name}': batch size {a.shape[0]} differs from {n}")
+                n = a.shape[0]
             values[name] = a
         return (n or 1), values
 
@@ -117,7 +117,9 @@ class Kinematics:
         if len(self._pri):
             q = self._scalar(values, self._pri, n)
             offset = np.einsum("...ij,...j->...i", self._rest[self._pri][:, :3, :3], self._pri_axis)
-            local[:, self._pri, :3, 3] += q[..., None] * offset
+            moved = local[:, self._pri]  # a copy: advanced indexing
+            moved[..., :3, 3] += q[..., None] * offset
+            local[:, self._pri] = moved
         if len(self._sph):
             quat = np.tile(np.array([1.0, 0.0, 0.0, 0.0]), (n, len(self._sph), 1))
             for k, i in enumerate(self._sph):

@@ -200,7 +200,14 @@ def add_sensor_frames(model: Model) -> list[str]:
     order += [s for s in model.sensors.values() if s not in order]
     for sensor in order:
         if model.has_frame(sensor.name):
-            skipped.append(sensor.name)
+            existing = model.frames.get(sensor.name)
+            same = (
+                existing is not None
+                and existing.parent_link == sensor.frame_link
+                and np.allclose(existing.link_H_frame, sensor.frame_transform, rtol=0.0, atol=1e-12)
+            )
+            if not same:  # a file that already lists the sensor frame itself (JSON) is not a clash
+                skipped.append(sensor.name)
             continue
         model.frames[sensor.name] = Frame(sensor.name, sensor.frame_link, sensor.frame_transform.copy())
     return skipped

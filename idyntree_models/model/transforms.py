@@ -6,6 +6,8 @@ matmul, and every format module can use them without learning a new type.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 Transform = np.ndarray  # shape (4, 4), or (..., 4, 4) when batched
@@ -56,6 +58,22 @@ def rpy_to_matrix(rpy) -> np.ndarray:
     """URDF/SDF fixed-axis roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll)."""
     r, p, y = rpy
     return rot_z(y) @ rot_y(p) @ rot_x(r)
+
+
+def rpy_xyz_to_transform(rpy, xyz) -> np.ndarray:
+    """Pose from URDF-style rpy and xyz, with scalar math: loaders call this for every element."""
+    r, p, y = rpy
+    cr, sr = math.cos(r), math.sin(r)
+    cp, sp = math.cos(p), math.sin(p)
+    cy, sy = math.cos(y), math.sin(y)
+    return np.array(
+        [
+            [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr, xyz[0]],
+            [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr, xyz[1]],
+            [-sp, cp * sr, cp * cr, xyz[2]],
+            [0.0, 0.0, 0.0, 1.0],
+        ]
+    )
 
 
 def matrix_to_rpy(rot: np.ndarray) -> np.ndarray:
@@ -141,9 +159,10 @@ def rotation_vector_to_matrix(v) -> np.ndarray:
 
 def is_rotation(rot: np.ndarray, tol: float = 1e-6) -> bool:
     r = np.asarray(rot, dtype=float)
-    if r.shape != (3, 3) or not np.all(np.isfinite(r)):
+    if r.shape != (3, 3):
         return False
-    return bool(np.allclose(r @ r.T, np.eye(3), atol=tol) and abs(np.linalg.det(r) - 1.0) < tol)
+    err = float(np.abs(r @ r.T - np.eye(3)).max())  # nan fails the comparison below too
+    return err < tol and abs(float(np.linalg.det(r)) - 1.0) < tol
 
 
 def orthonormalize(rot: np.ndarray) -> np.ndarray:

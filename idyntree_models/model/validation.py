@@ -7,6 +7,7 @@ reported with the element it belongs to.
 from __future__ import annotations
 
 import logging
+import math
 
 import numpy as np
 
@@ -22,6 +23,31 @@ log = logging.getLogger(__name__)
 NEGLIGIBLE_INERTIA = 1e-6
 
 
+def symmetric_eigenvalues(m: np.ndarray) -> list[float]:
+    """Sorted eigenvalues of a symmetric 3x3 matrix in closed form (Smith's method).
+
+    Called for every link of every model loaded; LAPACK's per-call overhead dominates at 3x3.
+    """
+    a = m.tolist()
+    p1 = a[0][1] ** 2 + a[0][2] ** 2 + a[1][2] ** 2
+    q = (a[0][0] + a[1][1] + a[2][2]) / 3.0
+    if p1 == 0.0:
+        return sorted([a[0][0], a[1][1], a[2][2]])
+    p2 = (a[0][0] - q) ** 2 + (a[1][1] - q) ** 2 + (a[2][2] - q) ** 2 + 2.0 * p1
+    p = math.sqrt(p2 / 6.0)
+    b = [[(a[r][c] - (q if r == c else 0.0)) / p for c in range(3)] for r in range(3)]
+    det_b = (
+        b[0][0] * (b[1][1] * b[2][2] - b[1][2] * b[2][1])
+        - b[0][1] * (b[1][0] * b[2][2] - b[1][2] * b[2][0])
+        + b[0][2] * (b[1][0] * b[2][1] - b[1][1] * b[2][0])
+    )
+    r = max(-1.0, min(1.0, det_b / 2.0))
+    phi = math.acos(r) / 3.0
+    e1 = q + 2.0 * p * math.cos(phi)
+    e3 = q + 2.0 * p * math.cos(phi + 2.0 * math.pi / 3.0)
+    return sorted([e1, 3.0 * q - e1 - e3, e3])
+
+
 def check_inertia(mass: float, com, inertia, element: str, tol: float = 1e-9) -> list[str]:
     """Raise for impossible inertia; return warnings for merely suspicious values.
 
@@ -30,16 +56,18 @@ def check_inertia(mass: float, com, inertia, element: str, tol: float = 1e-9) ->
     from CAD with rounding) violate it slightly and every simulator still loads them.
     """
     warnings: list[str] = []
-    values = np.concatenate([[mass], np.ravel(com), np.ravel(inertia)])
-    if not np.all(np.isfinite(values)):
+    i = np.asarray(inertia, dtype=float)
+    total = mass + float(np.sum(com)) + float(i.sum())
+    if total - total != 0.0:  # nan or inf somewhere
         raise ModelError("inertial values must be finite numbers", element=element)
     if mass < 0:
         raise ModelError(f"mass {mass} is negative", element=element)
-    i = np.asarray(inertia, dtype=float)
-    scale = max(1.0, float(np.max(np.abs(i))))
-    if not np.allclose(i, i.T, atol=tol * scale):
+    scale = max(1.0, float(np.abs(i).max()))
+    if float(np.abs(i - i.T).max()) > tol * scale:
         raise ModelError("rotational inertia is not symmetric", element=element)
-    eig = np.linalg.eigvalsh(i)
+    if not i.any():
+        return warnings
+    eig = symmetric_eigenvalues(i)
     if -NEGLIGIBLE_INERTIA <= eig[0] < -1e-9 * scale:
         warnings.append(
             f"{element}: rotational inertia is not positive semi-definite (smallest principal moment "
@@ -47,7 +75,7 @@ def check_inertia(mass: float, com, inertia, element: str, tol: float = 1e-9) ->
         )
     elif eig[0] < -1e-9 * scale:
         raise ModelError(
-            f"rotational inertia is not positive semi-definite (principal moments {eig.tolist()})",
+            f"rotational inertia is not positive semi-definite (principal moments {eig})",
             element=element,
         )
     a, b, c = sorted(eig)
@@ -60,10 +88,18 @@ def check_inertia(mass: float, com, inertia, element: str, tol: float = 1e-9) ->
 
 
 def validate(model: Model, *, source: str | None = None) -> list[str]:
-    """Validate the whole model; raise ModelError on the first error, return warnings."""
+    """Validate the whole model; raise ModelError on the first error, return warnings.
+
+    Loaders may record where each element came from in model.metadata["lines"] (keyed by the
+    element description, e.g. "link 'base'"), so that errors found here still carry a line.
+    """
     try:
         return _validate(model)
     except ModelError as e:
+        lines = model.metadata.get("lines", {})
+        if e.line is None and e.element is not None and e.element in lines:
+            e.line = lines[e.element]
+            e.args = (str(e),)
         raise e.with_source(source) from None
 
 
@@ -85,7 +121,10 @@ def _validate(model: Model) -> list[str]:
                 raise ModelError(f"name '{name}' is used by a {names[name]} and a {kind}: frame names must be unique")
             names[name] = kind
     for link in model.links.values():
-        warnings += check_inertia(link.inertia.mass, link.inertia.com, link.inertia.inertia, f"link '{link.name}'")
+        element = f"link '{link.name}'"
+        for w in check_inertia(link.inertia.mass, link.inertia.com, link.inertia.inertia, element):
+            line = model.metadata.get("lines", {}).get(element)
+            warnings.append(f"line {line}: {w}" if line else w)
     for joint in model.joints.values():
         el = f"joint '{joint.name}'"
         t = joint.rest_transform

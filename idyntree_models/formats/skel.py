@@ -1,0 +1,887 @@
+"""DART SKEL import: one skeleton of a SKEL world becomes one model.
+
+Semantics follow DART's SkelParser as dartpy 6.20 runs it (see shared/docs/skel.md), checked
+against dartpy in the tests: link frames ARE DART's body frames, so body poses, masses, COMs and
+inertias compare one to one.  Where DART fails silently (unknown joint types, bodies in no joint,
+screw joints that stop the parse, duplicate bodies) we raise or keep the data and say so.
+
+Mapping and naming rules are user documentation: docs/skel.md.  In short, DART joints with
+several DOF become chains of 1-DOF joints named `<joint>__<dof index>` through massless links
+named `<joint>__link<k>`; `model.metadata["skel_joints"]` maps each original joint to its parts.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+from lxml import etree
+
+from ..model.model import (
+    Box,
+    Capsule,
+    Cone,
+    Cylinder,
+    Dynamics,
+    Ellipsoid,
+    Frame,
+    Inertia,
+    Joint,
+    JointType,
+    Limits,
+    Link,
+    Material,
+    Mesh,
+    Mimic,
+    Model,
+    Shape,
+    Sphere,
+)
+from ..model.transforms import inverse, make_transform, matrix_to_quat, rot_x, rot_y, rot_z, rotation_vector_to_matrix
+from .base import Diagnostics, LoadOptions
+from .xmlutil import XmlReader, parse_xml
+
+DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
+DEFAULT_TIME_STEP = 0.001
+JOINT_DOFS = {
+    "weld": 0,
+    "revolute": 1,
+    "prismatic": 1,
+    "screw": 1,
+    "universal": 2,
+    "ball": 3,
+    "euler": 3,
+    "translational": 3,
+    "translational2d": 2,
+    "planar": 3,
+    "free": 6,
+}
+ACTUATORS = ("force", "passive", "servo", "acceleration", "velocity", "locked")
+SHAPE_TAGS = ("sphere", "box", "ellipsoid", "cylinder", "capsule", "cone", "pyramid", "plane", "multi_sphere", "mesh")
+WORLD_LINK = "world"
+
+
+def detect(text: str) -> bool:
+    from .xmlutil import root_tag
+
+    return root_tag(text.lstrip("\ufeff \t\r\n")) == "skel"
+
+
+# -- parsed SKEL data (before it becomes a model) ---------------------------------------------
+@dataclass
+class _Dof:
+    lower: float = -math.inf
+    upper: float = math.inf
+    vel_lower: float = -math.inf
+    vel_upper: float = math.inf
+    acc_lower: float = -math.inf
+    acc_upper: float = math.inf
+    force_lower: float = -math.inf
+    force_upper: float = math.inf
+    damping: float = 0.0
+    friction: float = 0.0
+    spring_rest: float = 0.0
+    spring_stiffness: float = 0.0
+    initial: float = 0.0
+    init_vel: float = 0.0
+    name: str | None = None
+
+
+@dataclass
+class _Body:
+    name: str
+    el: etree._Element
+    pose: np.ndarray  # skeleton frame . body transformation = world pose at q = 0
+    link: Link
+    markers: list[tuple[str, np.ndarray, int]] = field(default_factory=list)
+    inertia_shapes: list[tuple[str, np.ndarray, dict]] = field(default_factory=list)
+
+
+@dataclass
+class _Joint:
+    name: str
+    type: str
+    el: etree._Element
+    parent: str | None  # None: the world
+    child: str
+    child_H_joint: np.ndarray
+    dofs: list[_Dof]
+    axes: list[np.ndarray] = field(default_factory=list)
+    pitch: float = 0.0
+    actuator: str = "force"
+    implicit: bool = False
+
+
+class _SkelReader(XmlReader):
+    def child_text(self, parent: etree._Element, tag: str) -> etree._Element | None:
+        return parent.find(tag)
+
+    def need(self, parent: etree._Element, tag: str, why: str = "") -> etree._Element:
+        el = parent.find(tag)
+        if el is None:
+            raise self.error(parent, f"missing <{tag}>{why}")
+        return el
+
+    def number(self, parent: etree._Element, tag: str, default: float | None = None) -> float:
+        el = parent.find(tag)
+        if el is None:
+            if default is None:
+                raise self.error(parent, f"missing <{tag}>")
+            return default
+        return self.float_text(el)
+
+    def vector(self, parent: etree._Element, tag: str, n: int, default=None) -> np.ndarray:
+        el = parent.find(tag)
+        if el is None:
+            if default is None:
+                raise self.error(parent, f"missing <{tag}>")
+            return np.array(default, dtype=float)
+        return self.floats_text(el, n)
+
+    def transformation(self, parent: etree._Element) -> np.ndarray:
+        """`x y z a b c`: translation, then R = Rx(a) Ry(b) Rz(c) (DART's XYZ Euler angles)."""
+        el = parent.find("transformation")
+        if el is None:
+            return np.eye(4)
+        v = self.floats_text(el, 6)
+        return make_transform(rot_x(v[3]) @ rot_y(v[4]) @ rot_z(v[5]), v[:3])
+
+    def bool_value(self, el: etree._Element) -> bool:
+        value = self.text(el).lower()
+        try:
+            return float(value) != 0.0
+        except ValueError:
+            return super().bool_text(el)
+
+
+# -- entry point ------------------------------------------------------------------------------
+def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
+    source = diag.source
+    root = parse_xml(text, source)
+    r = _SkelReader(source)
+    if root.tag != "skel":
+        raise r.error(root, f"the root element is <{root.tag}>, a SKEL file needs <skel>")
+    world = root.find("world")
+    if world is None:
+        raise r.error(root, "<skel> has no <world> (a SKEL file holds one world with its skeletons)")
+    lost: list[str] = []
+    gravity, time_step, detector = _physics(r, world)
+    skeletons = world.findall("skeleton")
+    if not skeletons:
+        raise r.error(world, "the world has no <skeleton>: there is no model to load")
+    names = [s.get("name", "") for s in skeletons]
+    if options.skeleton is not None:
+        matches = [s for s in skeletons if s.get("name", "") == options.skeleton]
+        if not matches:
+            raise r.error(
+                world, f"no skeleton named '{options.skeleton}' (skeletons: {', '.join(repr(n) for n in names)})"
+            )
+        skel_el = matches[0]
+    else:
+        skel_el = skeletons[0]
+    if len(skeletons) > 1:
+        others = [n for n in names if n != skel_el.get("name", "")]
+        diag.warn(
+            f"the world has {len(skeletons)} skeletons; loaded '{skel_el.get('name', '')}' "
+            f"(choose another with the skeleton option): {', '.join(repr(n) for n in others)} not loaded"
+        )
+    model = _skeleton(r, skel_el, options, diag, lost)
+    model.metadata["gravity"] = [float(g) for g in gravity]
+    model.metadata["time_step"] = float(time_step)
+    model.metadata["skel_skeletons"] = names
+    model.metadata["skel_skeleton"] = skel_el.get("name", "")
+    if detector is not None:
+        model.metadata["collision_detector"] = detector
+    lost.insert(0, f"world physics (gravity {list(map(float, gravity))}, time step {time_step:g})")
+    if len(skeletons) > 1:
+        lost.insert(1, f"the other {len(skeletons) - 1} skeleton(s) of the world")
+    model.metadata["skel_not_representable"] = lost
+    diag.warn(
+        "not representable in URDF or iDynTree JSON (kept in model.metadata): " + "; ".join(lost)
+    )
+    return model
+
+
+def _physics(r: _SkelReader, world: etree._Element):
+    gravity = np.array(DEFAULT_GRAVITY)
+    time_step = DEFAULT_TIME_STEP
+    detector = None
+    physics = world.find("physics")
+    if physics is not None:
+        time_step = r.number(physics, "time_step", DEFAULT_TIME_STEP)
+        if time_step <= 0:
+            raise r.error(physics.find("time_step"), f"time step {time_step} must be positive")
+        gravity = r.vector(physics, "gravity", 3, DEFAULT_GRAVITY)
+        cd = physics.find("collision_detector")
+        if cd is not None:
+            detector = r.text(cd)
+    return gravity, time_step, detector
+
+
+# -- skeleton ---------------------------------------------------------------------------------
+def _skeleton(r: _SkelReader, el: etree._Element, options: LoadOptions, diag: Diagnostics, lost: list[str]) -> Model:
+    name = el.get("name", "").strip() or "skeleton"
+    skel_frame = r.transformation(el)
+    model = Model(name=name)
+    mobile = el.find("mobile")
+    if mobile is not None:
+        model.metadata["skel_mobile"] = r.bool_value(mobile)
+        if not model.metadata["skel_mobile"]:
+            lost.append("the skeleton is immobile (<mobile>false</mobile>)")
+    bodies: dict[str, _Body] = {}
+    for body_el in el.findall("body"):
+        body = _body(r, body_el, skel_frame, options, diag, lost)
+        if body.name in bodies:
+            raise r.error(
+                body_el,
+                f"duplicate body name '{body.name}' (first defined at line {bodies[body.name].el.sourceline}); "
+                "DART would silently discard this body",
+            )
+        bodies[body.name] = body
+    if not bodies:
+        raise r.error(el, f"skeleton '{name}' has no <body>")
+    joints: list[_Joint] = []
+    by_child: dict[str, _Joint] = {}
+    joint_names: dict[str, int] = {}
+    for joint_el in el.findall("joint"):
+        joint = _joint(r, joint_el, bodies, diag, lost)
+        if joint.name in joint_names:
+            raise r.error(joint_el, f"duplicate joint name '{joint.name}' (first defined at line {joint_names[joint.name]})")
+        joint_names[joint.name] = joint_el.sourceline
+        if joint.child in by_child:
+            other = by_child[joint.child]
+            raise r.error(
+                joint_el,
+                f"body '{joint.child}' has two parent joints ('{other.name}' at line {other.el.sourceline} and "
+                f"'{joint.name}'); DART would silently discard the second",
+            )
+        by_child[joint.child] = joint
+        joints.append(joint)
+    _check_cycles(r, joints, by_child)
+    # bodies that are nobody's child: DART gives a parent-only body a free joint named "root" and
+    # drops a body in no joint at all; we keep both as free bodies
+    parents = {j.parent for j in joints if j.parent is not None}
+    for body in bodies.values():
+        if body.name in by_child:
+            continue
+        if body.name in parents:
+            jname = _unique("root", joint_names, body.name)
+        else:
+            jname = _unique(f"{body.name}_free", joint_names, body.name)
+            diag.warn(
+                f"line {body.el.sourceline}: body '{body.name}' is in no joint: DART drops it silently (and dartpy "
+                f"crashes if it has a shape); kept as a free-floating body with free joint '{jname}'"
+            )
+            model.metadata.setdefault("skel_free_bodies", []).append(body.name)
+        implicit = _Joint(jname, "free", body.el, None, body.name, np.eye(4), [_Dof() for _ in range(6)], implicit=True)
+        joint_names[jname] = body.el.sourceline
+        by_child[body.name] = implicit
+        joints.append(implicit)
+    _build(r, model, bodies, joints, diag, lost)
+    return model
+
+
+def _unique(base: str, used: dict[str, int], body: str) -> str:
+    name = base
+    if name in used:
+        name = f"{base}_{body}"
+    k = 1
+    while name in used:
+        name = f"{base}_{body}_{k}"
+        k += 1
+    return name
+
+
+def _check_cycles(r: _SkelReader, joints: list[_Joint], by_child: dict[str, _Joint]) -> None:
+    for joint in joints:
+        seen = {joint.child}
+        cur = joint
+        while cur.parent is not None:
+            if cur.parent in seen:
+                raise r.error(joint.el, f"joints form a cycle through body '{cur.parent}'")
+            seen.add(cur.parent)
+            nxt = by_child.get(cur.parent)
+            if nxt is None:
+                break
+            cur = nxt
+
+
+# -- bodies -----------------------------------------------------------------------------------
+def _body(r: _SkelReader, el: etree._Element, skel_frame: np.ndarray, options: LoadOptions, diag: Diagnostics,
+          lost: list[str]) -> _Body:
+    name = r.required(el, "name")
+    pose = skel_frame @ r.transformation(el)
+    link = Link(name)
+    body = _Body(name, el, pose, link)
+    grav = el.find("gravity")
+    if grav is not None and not r.bool_value(grav):
+        lost.append(f"body '{name}' is not affected by gravity")
+    for kind, target in (("visualization_shape", link.visuals), ("collision_shape", link.collisions)):
+        for shape_el in el.findall(kind):
+            shape, info = _shape(r, shape_el, name, options, diag, lost)
+            if shape is not None:
+                target.append(shape)
+            body.inertia_shapes.append(info)
+    soft = el.find("soft_shape")
+    if soft is not None:
+        _soft_shape(r, soft, name, lost)
+    inertia_el = el.find("inertia")
+    if inertia_el is None:
+        link.inertia = Inertia(1.0, np.zeros(3), np.eye(3))  # DART's default body
+    else:
+        mass_el = inertia_el.find("mass")
+        if mass_el is None:
+            raise r.error(inertia_el, f"body '{name}': <inertia> needs <mass> (DART refuses it too)")
+        mass = r.float_text(mass_el)
+        if mass < 0:
+            raise r.error(mass_el, f"body '{name}': mass {mass} is negative")
+        com = r.vector(inertia_el, "offset", 3, (0.0, 0.0, 0.0))
+        moi = inertia_el.find("moment_of_inertia")
+        if moi is not None:
+            v = {k: r.number(moi, k) for k in ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")}
+            inertia = np.array(
+                [[v["ixx"], v["ixy"], v["ixz"]], [v["ixy"], v["iyy"], v["iyz"]], [v["ixz"], v["iyz"], v["izz"]]]
+            )
+        else:
+            inertia = _inertia_from_shapes(mass, com, body.inertia_shapes, name, diag)
+        link.inertia = Inertia(mass, com, inertia)
+    for marker_el in el.findall("marker"):
+        mname = r.required(marker_el, "name")
+        offset = r.vector(marker_el, "offset", 3, (0.0, 0.0, 0.0))
+        body.markers.append((mname, offset, marker_el.sourceline))
+    return body
+
+
+def _soft_shape(r: _SkelReader, soft: etree._Element, body: str, lost: list[str]) -> None:
+    geo = r.need(soft, "geometry", " in <soft_shape>")
+    kinds = [c.tag for c in geo if isinstance(c.tag, str)]
+    if "box" in kinds:
+        box = geo.find("box")
+        if box.find("frags") is None:
+            raise r.error(box, f"body '{body}': a soft <box> needs <frags> (the number of vertices per edge); "
+                               "DART refuses it too")
+        r.floats_text(box.find("frags"), 3)
+    elif not any(k in kinds for k in ("sphere", "ellipsoid", "cylinder")):
+        raise r.error(geo, f"body '{body}': unknown soft shape {kinds} (box, sphere, ellipsoid, cylinder)")
+    total = r.number(soft, "total_mass", 0.0)
+    lost.append(f"soft body '{body}' (soft {kinds[0] if kinds else '?'} of {total:g} kg point masses; only the rigid "
+                "part is loaded)")
+
+
+def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, diag: Diagnostics,
+           lost: list[str]) -> tuple[Shape | None, tuple[str, np.ndarray, dict]]:
+    pose = r.transformation(el)
+    geo = r.need(el, "geometry", f" in <{el.tag}> of body '{body}'")
+    kinds = [c for c in geo if isinstance(c.tag, str) and c.tag in SHAPE_TAGS]
+    if not kinds:
+        found = [c.tag for c in geo if isinstance(c.tag, str)]
+        raise r.error(geo, f"body '{body}': no known shape in <geometry> (found {found or 'nothing'}; expected one "
+                           f"of {', '.join(SHAPE_TAGS)})")
+    # DART looks the shapes up in a fixed order and takes the first present
+    g = next(geo.find(t) for t in SHAPE_TAGS if geo.find(t) is not None)
+    tag = g.tag
+    data: dict = {}
+    shape: Shape | None = None
+    if tag == "sphere":
+        data["radius"] = r.number(g, "radius")
+        shape = Sphere(pose, radius=data["radius"])
+    elif tag == "box":
+        data["size"] = r.vector(g, "size", 3)
+        shape = Box(pose, size=data["size"])
+    elif tag == "ellipsoid":
+        data["size"] = r.vector(g, "size", 3)
+        shape = Ellipsoid(pose, radii=data["size"] / 2.0)
+    elif tag in ("cylinder", "capsule", "cone"):
+        data["radius"] = r.number(g, "radius")
+        data["height"] = r.number(g, "height")
+        cls = {"cylinder": Cylinder, "capsule": Capsule, "cone": Cone}[tag]
+        shape = cls(pose, radius=data["radius"], length=data["height"])
+    elif tag == "pyramid":
+        data.update(width=r.number(g, "base_width"), depth=r.number(g, "base_depth"), height=r.number(g, "height"))
+    elif tag == "plane":
+        data["normal"] = r.vector(g, "normal", 3)
+        if g.find("offset") is None and g.find("point") is not None:
+            data["offset"] = float(data["normal"] @ r.vector(g, "point", 3))
+        else:
+            data["offset"] = r.number(g, "offset", 0.0)
+    elif tag == "multi_sphere":
+        spheres = [(r.number(s, "radius"), r.vector(s, "position", 3)) for s in g.findall("sphere")]
+        if not spheres:
+            raise r.error(g, f"body '{body}': <multi_sphere> has no <sphere>")
+        data["spheres"] = spheres
+    elif tag == "mesh":
+        filename = r.text(r.need(g, "file_name"))
+        scale = r.vector(g, "scale", 3, (1.0, 1.0, 1.0))
+        data.update(filename=filename, scale=scale, extents=_mesh_extents(filename, scale, options, diag, g))
+        shape = Mesh(pose, filename=filename, scale=scale)
+    if shape is None:
+        what = f"{tag} {el.tag.replace('_shape', '')} shape of body '{body}'"
+        diag.warn(f"line {g.sourceline}: the {what} has no equivalent in the model: not kept (it still counts "
+                  "for the body's inertia, as in DART)")
+        lost.append(f"the {what}")
+    for value in data.values():
+        if isinstance(value, float) and value < 0:
+            raise r.error(g, f"body '{body}': <{tag}> dimensions must not be negative")
+    color_el = el.find("color")
+    if color_el is not None and shape is not None:
+        c = r.floats_text(color_el)
+        if len(c) == 3:
+            c = np.append(c, 1.0)
+        if len(c) == 4:
+            shape.material = Material(color=c)
+        else:
+            diag.warn(f"line {color_el.sourceline}: <color> needs 3 or 4 numbers, got {len(c)}; ignored")
+    return shape, (tag, pose, data)
+
+
+def _mesh_extents(filename: str, scale: np.ndarray, options: LoadOptions, diag: Diagnostics,
+                  el: etree._Element) -> np.ndarray | None:
+    """Bounding-box extents of an OBJ mesh, which DART uses for the inertia of a mesh shape."""
+    path = filename
+    if filename.startswith("file://"):
+        path = filename[len("file://"):]
+    if not os.path.isabs(path) and options.base_dir:
+        path = os.path.join(options.base_dir, path)
+    if not os.path.isfile(path) or not path.lower().endswith(".obj"):
+        return None
+    lo = np.full(3, np.inf)
+    hi = np.full(3, -np.inf)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("v "):
+                    p = np.array([float(x) for x in line.split()[1:4]])
+                    lo = np.minimum(lo, p)
+                    hi = np.maximum(hi, p)
+    except (OSError, ValueError):
+        diag.warn(f"line {el.sourceline}: cannot read mesh '{filename}' for its bounding box")
+        return None
+    if not np.all(np.isfinite(lo)):
+        return None
+    return (hi - lo) * np.abs(scale)
+
+
+# -- inertia from shapes (dartpy 6.20) --------------------------------------------------------
+def _box_inertia(mass: float, e: np.ndarray) -> np.ndarray:
+    return mass / 12.0 * np.diag([e[1] ** 2 + e[2] ** 2, e[0] ** 2 + e[2] ** 2, e[0] ** 2 + e[1] ** 2])
+
+
+def _shape_volume_inertia(tag: str, d: dict, body: str, diag: Diagnostics) -> tuple[float, object] | None:
+    """(volume, mass -> inertia about the shape origin), DART's formulas and quirks included."""
+    if tag == "sphere":
+        rad = d["radius"]
+        return 4.0 / 3.0 * math.pi * rad**3, lambda m: 0.4 * m * rad**2 * np.eye(3)
+    if tag == "box":
+        e = d["size"]
+        return float(np.prod(e)), lambda m: _box_inertia(m, e)
+    if tag == "ellipsoid":
+        e = d["size"]
+        return math.pi / 6.0 * float(np.prod(e)), lambda m: _box_inertia(m, e) * 12.0 / 20.0
+    if tag == "cylinder":
+        rad, h = d["radius"], d["height"]
+        return math.pi * rad**2 * h, lambda m: np.diag(
+            [m * (3 * rad**2 + h**2) / 12.0, m * (3 * rad**2 + h**2) / 12.0, m * rad**2 / 2.0])
+    if tag == "capsule":
+        rad, h = d["radius"], d["height"]
+        v_cyl, v_sph = math.pi * rad**2 * h, 4.0 / 3.0 * math.pi * rad**3
+
+        def capsule(m: float) -> np.ndarray:
+            total = v_cyl + v_sph
+            mc, ms = (m * v_cyl / total, m * v_sph / total) if total > 0 else (0.0, 0.0)
+            ixx = mc * (3 * rad**2 + h**2) / 12.0 + ms * (0.4 * rad**2 + h**2 / 4.0 + 3.0 / 8.0 * h * rad)
+            return np.diag([ixx, ixx, mc * rad**2 / 2.0 + ms * 0.4 * rad**2])
+
+        return v_cyl + v_sph, capsule
+    if tag == "cone":
+        rad, h = d["radius"], d["height"]
+        return math.pi * rad**2 * h / 3.0, lambda m: np.diag(
+            [0.15 * m * (rad**2 + 2.0 / 3.0 * h**2), 0.15 * m * (rad**2 + 2.0 / 3.0 * h**2), 0.3 * m * rad**2])
+    if tag == "pyramid":
+        diag.warn(f"body '{body}': the inertia of a pyramid shape is DART's placeholder (identity), as in dartpy")
+        return d["width"] * d["depth"] * d["height"] / 3.0, lambda m: np.eye(3)
+    if tag == "plane":
+        return 1.0, lambda m: np.zeros((3, 3))  # dartpy 6.20 gives a plane unit volume and no inertia
+    if tag == "multi_sphere":
+        lo = np.min([p - rad for rad, p in d["spheres"]], axis=0)
+        hi = np.max([p + rad for rad, p in d["spheres"]], axis=0)
+        return 1.0, lambda m: _box_inertia(m, hi - lo)  # unit volume, bounding-box inertia, as dartpy
+    if tag == "mesh":
+        e = d["extents"]
+        if e is None:
+            diag.warn(f"body '{body}': mesh '{d['filename']}' not found (or not OBJ): it does not count for the "
+                      "inertia computed from the shapes")
+            return None
+        return float(np.prod(e)), lambda m: _box_inertia(m, e)
+    return None
+
+
+def _inertia_from_shapes(mass: float, com: np.ndarray, shapes: list, body: str, diag: Diagnostics) -> np.ndarray:
+    """No <moment_of_inertia>: the mass is split over all shapes by volume, each shape's inertia
+    is rotated to body axes and moved to the COM `offset` (dartpy 6.20's rule, not DART 6.12's)."""
+    parts = []
+    for tag, pose, data in shapes:
+        vi = _shape_volume_inertia(tag, data, body, diag)
+        if vi is not None:
+            parts.append((pose, vi[0], vi[1]))
+    if not parts:
+        return np.eye(3)  # DART's default moment
+    total = sum(v for _, v, _ in parts)
+    out = np.zeros((3, 3))
+    for pose, volume, inertia_of in parts:
+        m = mass * volume / total if total > 0 else 0.0
+        rot = pose[:3, :3]
+        d = pose[:3, 3] - com
+        out += rot @ inertia_of(m) @ rot.T + m * (float(d @ d) * np.eye(3) - np.outer(d, d))
+    return out
+
+
+# -- joints -----------------------------------------------------------------------------------
+def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: Diagnostics, lost: list[str]) -> _Joint:
+    name = r.required(el, "name")
+    jtype = r.required(el, "type")
+    if jtype not in JOINT_DOFS:
+        raise r.error(el, f"unknown joint type '{jtype}' (expected one of {', '.join(JOINT_DOFS)})")
+    ends = {}
+    for end in ("parent", "child"):
+        e = el.find(end)
+        if e is None or not r.text(e):
+            raise r.error(el, f"joint '{name}' has no <{end}> (the name of a body{' or world' if end == 'parent' else ''})")
+        ends[end] = (r.text(e), e)
+    parent, parent_el = ends["parent"]
+    child, child_el = ends["child"]
+    if parent == "world" and "world" not in bodies:
+        parent_name: str | None = None
+    else:
+        parent_name = parent
+        if parent not in bodies:
+            raise r.error(parent_el, f"parent body '{parent}' of joint '{name}' does not exist")
+    if child not in bodies:
+        raise r.error(child_el, f"child body '{child}' of joint '{name}' does not exist")
+    if parent_name == child:
+        raise r.error(el, f"joint '{name}' has the same parent and child body '{child}'")
+    n = JOINT_DOFS[jtype]
+    joint = _Joint(name, jtype, el, parent_name, child, r.transformation(el), [_Dof() for _ in range(n)])
+    actuator = el.get("actuator")
+    if actuator is not None:
+        actuator = actuator.strip()
+        if actuator not in ACTUATORS:
+            raise r.error(el, f"joint '{name}': unknown actuator '{actuator}' (expected one of {', '.join(ACTUATORS)})")
+        joint.actuator = actuator
+    _axes(r, el, joint)
+    _old_style_dofs(r, el, joint, diag)
+    _init_values(r, el, joint, "init_pos", "initial")
+    _init_values(r, el, joint, "init_vel", "init_vel")
+    for dof_el in el.findall("dof"):
+        _dof_element(r, dof_el, joint)
+    return joint
+
+
+def _axis(r: _SkelReader, el: etree._Element, tag: str, name: str, default=None) -> np.ndarray:
+    axis_el = el.find(tag)
+    if axis_el is None:
+        if default is None:
+            raise r.error(el, f"joint '{name}' needs <{tag}><xyz>")
+        return np.array(default, dtype=float)
+    xyz = r.vector(axis_el, "xyz", 3)
+    norm = float(np.linalg.norm(xyz))
+    if norm < 1e-12:
+        raise r.error(axis_el.find("xyz"), f"joint '{name}': <{tag}> has zero length")
+    return xyz / norm
+
+
+def _plane_axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics | None = None) -> None:
+    plane = el.find("plane")
+    ptype = "xy" if plane is None else (plane.get("type") or "").strip()
+    fixed = {"xy": ((1, 0, 0), (0, 1, 0)), "yz": ((0, 1, 0), (0, 0, 1)), "zx": ((0, 0, 1), (1, 0, 0))}
+    if ptype in fixed:
+        t1, t2 = (np.array(a, dtype=float) for a in fixed[ptype])
+    elif ptype == "arbitrary":
+        t1 = _axis(r, plane, "translation_axis1", joint.name)
+        t2 = _axis(r, plane, "translation_axis2", joint.name)
+        t2 = t2 - (t2 @ t1) * t1  # DART makes the second axis orthogonal to the first
+        if np.linalg.norm(t2) < 1e-12:
+            raise r.error(plane, f"joint '{joint.name}': the two translation axes are parallel")
+        t2 /= np.linalg.norm(t2)
+    else:
+        raise r.error(plane, f"joint '{joint.name}': plane type '{ptype}' (expected xy, yz, zx or arbitrary)")
+    joint.axes = [t1, t2, np.cross(t1, t2)]
+
+
+def _axes(r: _SkelReader, el: etree._Element, joint: _Joint) -> None:
+    t = joint.type
+    if t in ("revolute", "prismatic", "screw"):
+        joint.axes = [_axis(r, el, "axis", joint.name)]
+        if t == "screw":
+            axis_el = el.find("axis")
+            joint.pitch = r.number(axis_el, "pitch", 0.0)
+    elif t == "universal":
+        joint.axes = [_axis(r, el, "axis", joint.name), _axis(r, el, "axis2", joint.name)]
+    elif t == "euler":
+        order_el = el.find("axis_order")
+        order = r.text(order_el) if order_el is not None else ""
+        if order not in ("xyz", "zyx"):
+            raise r.error(order_el if order_el is not None else el,
+                          f"euler joint '{joint.name}' needs <axis_order> xyz or zyx, got '{order}'")
+        ex, ey, ez = np.eye(3)
+        joint.axes = [ex, ey, ez] if order == "xyz" else [ez, ey, ex]
+    elif t == "translational":
+        joint.axes = list(np.eye(3))
+    elif t in ("planar", "translational2d"):
+        _plane_axes(r, el, joint)
+        if t == "translational2d":
+            joint.axes = joint.axes[:2]
+
+
+def _old_style_dofs(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) -> None:
+    for i, dof in enumerate(joint.dofs):
+        tag = "axis" if i == 0 else f"axis{i + 1}"
+        axis_el = el.find(tag)
+        if axis_el is None:
+            continue
+        if axis_el.find("damping") is not None:
+            dof.damping = r.number(axis_el, "damping")
+        dyn = axis_el.find("dynamics")
+        if dyn is not None:
+            dof.damping = r.number(dyn, "damping", dof.damping)
+            dof.friction = r.number(dyn, "friction", dof.friction)
+            dof.spring_rest = r.number(dyn, "spring_rest_position", dof.spring_rest)
+            dof.spring_stiffness = r.number(dyn, "spring_stiffness", dof.spring_stiffness)
+        lim = axis_el.find("limit")
+        if lim is not None:
+            dof.lower = r.number(lim, "lower", dof.lower)
+            dof.upper = r.number(lim, "upper", dof.upper)
+
+
+def _init_values(r: _SkelReader, el: etree._Element, joint: _Joint, tag: str, attr: str) -> None:
+    e = el.find(tag)
+    if e is None:
+        return
+    n = len(joint.dofs)
+    values = r.floats_text(e)
+    if len(values) != n:
+        raise r.error(e, f"{joint.type} joint '{joint.name}' has {n} DOF, so <{tag}> needs {n} values, "
+                         f"got {len(values)}")
+    for dof, v in zip(joint.dofs, values):
+        setattr(dof, attr, float(v))
+
+
+def _dof_element(r: _SkelReader, el: etree._Element, joint: _Joint) -> None:
+    n = len(joint.dofs)
+    raw = el.get("local_index")
+    if raw is None:
+        if n != 1:
+            raise r.error(el, f"joint '{joint.name}' has {n} DOF: its <dof> elements need local_index")
+        index = 0
+    else:
+        try:
+            index = int(raw)
+        except ValueError:
+            raise r.error(el, f"local_index must be an integer, got '{raw}'") from None
+        if not 0 <= index < n:
+            raise r.error(el, f"local_index {index} is out of range for joint '{joint.name}' ({n} DOF)")
+    dof = joint.dofs[index]
+    if el.get("name"):
+        dof.name = el.get("name").strip()
+    for tag, lo, hi, init in (
+        ("position", "lower", "upper", "initial"),
+        ("velocity", "vel_lower", "vel_upper", "init_vel"),
+        ("acceleration", "acc_lower", "acc_upper", None),
+        ("force", "force_lower", "force_upper", None),
+    ):
+        e = el.find(tag)
+        if e is None:
+            continue
+        setattr(dof, lo, r.float_attr(e, "lower", getattr(dof, lo)))
+        setattr(dof, hi, r.float_attr(e, "upper", getattr(dof, hi)))
+        if init is not None:
+            setattr(dof, init, r.float_attr(e, "initial", getattr(dof, init)))
+    dof.damping = r.number(el, "damping", dof.damping)
+    dof.friction = r.number(el, "friction", dof.friction)
+    dof.spring_rest = r.number(el, "spring_rest_position", dof.spring_rest)
+    dof.spring_stiffness = r.number(el, "spring_stiffness", dof.spring_stiffness)
+
+
+# -- building the model -----------------------------------------------------------------------
+@dataclass
+class _Segment:
+    kind: JointType
+    axis: np.ndarray | None  # in the DART joint frame
+    dof: int | None  # DART DOF index (1-DOF segments)
+    name: str
+
+
+def _segments(joint: _Joint) -> list[_Segment]:
+    j, t = joint.name, joint.type
+    R, P = JointType.REVOLUTE, JointType.PRISMATIC
+    if t == "weld":
+        return [_Segment(JointType.FIXED, None, None, j)]
+    if t == "revolute":
+        return [_Segment(R, joint.axes[0], 0, j)]
+    if t == "prismatic":
+        return [_Segment(P, joint.axes[0], 0, j)]
+    if t == "screw":
+        return [_Segment(P, joint.axes[0], None, f"{j}__translation"), _Segment(R, joint.axes[0], 0, j)]
+    if t == "ball":
+        return [_Segment(JointType.SPHERICAL, None, None, j)]
+    if t in ("universal", "euler"):
+        return [_Segment(R, a, i, f"{j}__{i}") for i, a in enumerate(joint.axes)]
+    if t in ("translational", "translational2d"):
+        return [_Segment(P, a, i, f"{j}__{i}") for i, a in enumerate(joint.axes)]
+    if t == "planar":
+        a = joint.axes
+        return [_Segment(P, a[0], 0, f"{j}__0"), _Segment(P, a[1], 1, f"{j}__1"), _Segment(R, a[2], 2, f"{j}__2")]
+    if t == "free":
+        ex, ey, ez = np.eye(3)
+        return [_Segment(P, ex, 3, f"{j}__3"), _Segment(P, ey, 4, f"{j}__4"), _Segment(P, ez, 5, f"{j}__5"),
+                _Segment(JointType.SPHERICAL, None, None, f"{j}__rot")]
+    raise AssertionError(t)
+
+
+def _limits(dof: _Dof, joint: _Joint, what: str, lost: list[str]) -> Limits:
+    lim = Limits()
+    if math.isfinite(dof.lower) and math.isfinite(dof.upper):
+        lim.has_position_limits, lim.min_position, lim.max_position = True, dof.lower, dof.upper
+    elif math.isfinite(dof.lower) or math.isfinite(dof.upper):
+        lost.append(f"one-sided position limit [{dof.lower:g}, {dof.upper:g}] of {what}")
+    for kind, lo, hi in (("velocity", dof.vel_lower, dof.vel_upper), ("effort", dof.force_lower, dof.force_upper)):
+        if not (math.isfinite(lo) or math.isfinite(hi)):
+            continue
+        bound = min(abs(lo), abs(hi))
+        if math.isfinite(bound):
+            if kind == "velocity":
+                lim.has_velocity_limit, lim.velocity_limit = True, bound
+            else:
+                lim.has_effort_limit, lim.effort_limit = True, bound
+        if lo != -hi:
+            lost.append(f"asymmetric {kind} limits [{lo:g}, {hi:g}] of {what} (kept as +-{bound:g})")
+    if math.isfinite(dof.acc_lower) or math.isfinite(dof.acc_upper):
+        lost.append(f"acceleration limits of {what}")
+    return lim
+
+
+def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[_Joint], diag: Diagnostics,
+           lost: list[str]) -> None:
+    world_joints = [j for j in joints if j.parent is None]
+    floating = len(world_joints) == 1 and world_joints[0].type == "free"
+    world_link = None
+    if not floating:
+        world_link = WORLD_LINK if WORLD_LINK not in bodies else "skel_world"
+        model.add_link(Link(world_link))
+    # links in joint-tree order so that the base comes first
+    order: list[_Joint] = []
+    children: dict[str | None, list[_Joint]] = {}
+    for j in joints:
+        children.setdefault(j.parent, []).append(j)
+    stack = list(reversed(children.get(None, [])))
+    while stack:
+        j = stack.pop()
+        order.append(j)
+        stack.extend(reversed(children.get(j.child, [])))
+    for j in order:
+        model.add_link(bodies[j.child].link)
+    used_names = set(bodies) | ({world_link} if world_link else set()) | {j.name for j in joints}
+    skel_joints: dict[str, dict] = {}
+    init: dict[str, object] = {}
+    for j in order:
+        body = bodies[j.child]
+        info = {"type": j.type, "parent": j.parent if j.parent is not None else "world", "child": j.child,
+                "joints": [], "links": [], "dofs": [], "actuator": j.actuator}
+        if j.implicit:
+            info["implicit"] = True
+        skel_joints[j.name] = info
+        if j.actuator != "force":
+            lost.append(f"actuator type '{j.actuator}' of joint '{j.name}'")
+        if any(d.spring_stiffness != 0.0 for d in j.dofs):
+            lost.append(f"joint springs of '{j.name}'")
+        if any(d.init_vel != 0.0 for d in j.dofs):
+            lost.append(f"initial velocity of joint '{j.name}'")
+        if floating and j.parent is None:
+            # the root free joint is the floating base: its pose is the body pose
+            t_cj = j.child_H_joint
+            q = [d.initial for d in j.dofs]
+            q_h = make_transform(rotation_vector_to_matrix(q[:3]), q[3:])
+            model.default_base_link = j.child
+            model.metadata["base_pose"] = body.pose.tolist()
+            model.metadata["initial_base_pose"] = (body.pose @ t_cj @ q_h @ inverse(t_cj)).tolist()
+            model.metadata["floating_base_joint"] = j.name
+            info["joints"] = []
+            continue
+        parent_name = j.parent if j.parent is not None else world_link
+        parent_pose = bodies[j.parent].pose if j.parent is not None else np.eye(4)
+        parent_H_joint = inverse(parent_pose) @ body.pose @ j.child_H_joint
+        segs = _segments(j)
+        k = len(segs)
+        links = [parent_name] + [f"{j.name}__link{i}" for i in range(1, k)] + [j.child]
+        for name in links[1:-1] + [s.name for s in segs if s.name != j.name]:
+            if name in used_names:
+                raise r.error(j.el, f"joint '{j.name}' becomes a chain whose generated name '{name}' is already "
+                                    "used by a body or joint")
+            used_names.add(name)
+        for link_name in links[1:-1]:
+            model.links[link_name] = Link(link_name)  # massless, at the joint frame
+        info["links"] = links[1:-1]
+        dof_names: list[str | None] = [None] * len(j.dofs)
+        for i, seg in enumerate(segs):
+            t_p = parent_H_joint if i == 0 else np.eye(4)
+            t_c = j.child_H_joint if i == k - 1 else np.eye(4)
+            joint = Joint(seg.name, seg.kind, links[i], links[i + 1], t_p @ inverse(t_c))
+            rot_c = t_c[:3, :3]
+            what = f"joint '{j.name}'" + (f" DOF {seg.dof}" if len(j.dofs) > 1 and seg.dof is not None else "")
+            if seg.kind in (JointType.REVOLUTE, JointType.PRISMATIC):
+                joint.axis = rot_c @ seg.axis
+                joint.axis_origin = t_c[:3, 3].copy()
+                if seg.dof is None:  # the translation of a screw joint follows its rotation
+                    joint.mimic = Mimic(j.name, j.pitch / (2.0 * math.pi), 0.0)
+                else:
+                    dof = j.dofs[seg.dof]
+                    joint.limits = _limits(dof, j, what, lost)
+                    if dof.damping or dof.friction:
+                        joint.dynamics = Dynamics(dof.damping, dof.friction)
+                    init[seg.name] = dof.initial
+                    dof_names[seg.dof] = seg.name
+            elif seg.kind is JointType.SPHERICAL:
+                joint.center = t_p[:3, 3].copy()
+                rot_dofs = j.dofs[:3]
+                v = [d.initial for d in rot_dofs]
+                init[seg.name] = matrix_to_quat(rot_c @ rotation_vector_to_matrix(v) @ rot_c.T).tolist()
+                for i3 in range(3):
+                    dof_names[i3] = seg.name
+                if any(math.isfinite(d.lower) or math.isfinite(d.upper) for d in rot_dofs):
+                    lost.append(f"rotation limits of {j.type} joint '{j.name}'")
+                if any(d.damping or d.friction for d in rot_dofs):
+                    joint.dynamics = Dynamics(max(d.damping for d in rot_dofs), max(d.friction for d in rot_dofs))
+                    if len({(d.damping, d.friction) for d in rot_dofs}) > 1:
+                        lost.append(f"per-axis damping/friction of {j.type} joint '{j.name}'")
+            model.add_joint(joint)
+            info["joints"].append(seg.name)
+        info["dofs"] = dof_names
+        if j.type == "screw":
+            info["pitch"] = j.pitch
+            diag.warn(f"line {j.el.sourceline}: screw joint '{j.name}' became revolute '{j.name}' and prismatic "
+                      f"'{j.name}__translation' that mimics it (pitch {j.pitch:g} per turn); DART drops this joint "
+                      "and every later one")
+        if j.type == "translational2d":
+            diag.warn(f"line {j.el.sourceline}: translational2d joint '{j.name}' became two prismatic joints; DART "
+                      "drops this joint and every later one")
+    # markers: additional frames on their body
+    for body in bodies.values():
+        for mname, offset, line in body.markers:
+            fname = mname
+            if model.has_frame(fname) or fname in used_names:
+                fname = f"{body.name}__{mname}"
+                diag.warn(f"line {line}: marker '{mname}' has the name of a link or frame; its frame is '{fname}'")
+            if model.has_frame(fname):
+                raise r.error(body.el, f"marker '{mname}': frame name '{fname}' is already used")
+            model.add_frame(Frame(fname, body.name, make_transform(None, offset)))
+    if world_link is not None:
+        model.default_base_link = world_link
+    model.initial_configuration = init
+    model.metadata["skel_joints"] = skel_joints
+    if not floating:
+        model.metadata["base_pose"] = np.eye(4).tolist()
+        model.metadata["initial_base_pose"] = np.eye(4).tolist()
+
+
+__all__ = ["load", "detect"]
