@@ -197,7 +197,8 @@ def add_sensor_frames(model: Model) -> list[str]:
     order = [s for s in model.sensors.values() if isinstance(s, ForceTorqueSensor)]
     for kind in (SensorType.ACCELEROMETER, SensorType.GYROSCOPE):
         order += [s for s in model.sensors.values() if isinstance(s, LinkSensor) and s.sensor_type is kind]
-    order += [s for s in model.sensors.values() if s not in order]
+    seen = {id(s) for s in order}
+    order += [s for s in model.sensors.values() if id(s) not in seen]
     for sensor in order:
         if model.has_frame(sensor.name):
             existing = model.frames.get(sensor.name)
