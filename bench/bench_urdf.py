@@ -15,11 +15,12 @@ import sys
 import numpy as np
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
-from common import MODELS, median_ms, synthetic_urdf, table  # noqa: E402
-
 import idyntree.swig as idt  # noqa: E402
+
 from idyntree_models import Kinematics, load_model  # noqa: E402
 from idyntree_models.model import JointType  # noqa: E402
+
+from common import MODELS, median_ms, synthetic_urdf, table  # noqa: E402
 
 logging.disable(logging.WARNING)
 

@@ -67,13 +67,13 @@ def run(argv: list[str] | None = None) -> int:
     warnings: list[str] = []
     try:
         out_format = _output_format(args)
-        options = dict(
-            convert_three_revolute_joints_to_spherical=args.convert_three_revolute_joints_to_spherical,
-            add_sensor_frames_as_additional_frames=not args.no_sensor_frames,
-            model=args.model,
-            skeleton=args.skeleton,
-            search_paths=tuple(args.model_path),
-        )
+        options = {
+            "convert_three_revolute_joints_to_spherical": args.convert_three_revolute_joints_to_spherical,
+            "add_sensor_frames_as_additional_frames": not args.no_sensor_frames,
+            "model": args.model,
+            "skeleton": args.skeleton,
+            "search_paths": tuple(args.model_path),
+        }
         if args.input == "-":
             text = sys.stdin.buffer.read()
             if args.input_format is None:

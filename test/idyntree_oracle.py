@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 import idyntree.swig as idt
+import numpy as np
 
 
 def _t(transform) -> np.ndarray:

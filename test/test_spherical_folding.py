@@ -10,10 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import idyntree_oracle as oracle
 from idyntree_models import Kinematics, load_model
 from idyntree_models.model import JointType
 from idyntree_models.model.transforms import matrix_to_quat, rot_z
+
+import idyntree_oracle as oracle
 
 # axes meet at P = (0.3, 0.5, 0.2) in link0: J1 along y through (0.3, 0, 0.2); J2 along z through
 # (0.3, 0.5, 0.3); J3 along x through (0.5, 0.5, 0.2), with link3 rotated 0.4 rad about z.

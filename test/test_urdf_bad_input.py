@@ -10,10 +10,11 @@ import sys
 import time
 
 import pytest
-from conftest import REPO
 
 from idyntree_models import load_model
 from idyntree_models.errors import ModelError
+
+from conftest import REPO
 
 M = '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>'
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import MODELS, urdf_files
 from lxml import etree
 
-import idyntree_oracle as oracle
 from idyntree_models import Kinematics, load_model
 from idyntree_models.errors import ModelError
 from idyntree_models.model import ForceTorqueSensor, JointType, LinkSensor
 from idyntree_models.model.transforms import make_transform, rpy_to_matrix
+
+import idyntree_oracle as oracle
+from conftest import MODELS, urdf_files
 
 TOL = 1e-9
 MUST_FAIL = {"duplicate_joints_must_fail.urdf"}

@@ -14,15 +14,15 @@ from lxml import etree
 
 from ..errors import ModelError
 
-_PARSER_OPTIONS = dict(
-    resolve_entities=False,
-    no_network=True,
-    load_dtd=False,
-    dtd_validation=False,
-    huge_tree=False,
-    remove_comments=True,
-    remove_pis=True,
-)
+_PARSER_OPTIONS = {
+    "resolve_entities": False,
+    "no_network": True,
+    "load_dtd": False,
+    "dtd_validation": False,
+    "huge_tree": False,
+    "remove_comments": True,
+    "remove_pis": True,
+}
 
 
 def parse_xml(text: str | bytes, source: str | None = None) -> etree._Element:

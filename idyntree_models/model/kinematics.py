@@ -16,7 +16,6 @@ from .model import Joint, JointType, Model
 from .topology import tree_order
 from .transforms import axis_angle_to_matrix, quat_to_matrix
 
-
 BATCH_THRESHOLD = 16  # from this many configurations on, the structure-of-arrays path is faster
 
 

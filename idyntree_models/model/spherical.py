@@ -81,7 +81,7 @@ def fold_three_revolute_joints(model: Model, tol: float = 1e-6) -> list[str]:
         def candidate(j: Joint) -> bool:
             return j.type is JointType.REVOLUTE and j.name not in sensor_joints and j.name not in mimicked
 
-        def fake(link: str) -> bool:
+        def fake(link: str, children: dict[str, list[Joint]] = children) -> bool:
             lk = model.links[link]
             return (
                 lk.inertia.mass <= tol

@@ -164,7 +164,6 @@ def _validate(model: Model) -> list[str]:
                 )
             if sensor.applied_wrench_link not in (sensor.first_link, sensor.second_link):
                 raise ModelError(f"applied-wrench link '{sensor.applied_wrench_link}' is not one of its links", element=el)
-        elif isinstance(sensor, LinkSensor):
-            if sensor.parent_link not in model.links:
-                raise ModelError(f"parent link '{sensor.parent_link}' does not exist", element=el)
+        elif isinstance(sensor, LinkSensor) and sensor.parent_link not in model.links:
+            raise ModelError(f"parent link '{sensor.parent_link}' does not exist", element=el)
     return warnings
