@@ -39,7 +39,15 @@ from ..model.model import (
     Shape,
     Sphere,
 )
-from ..model.transforms import inverse, make_transform, matrix_to_quat, rot_x, rot_y, rot_z, rotation_vector_to_matrix
+from ..model.transforms import (
+    inverse,
+    make_transform,
+    matrix_to_quat,
+    rot_x,
+    rot_y,
+    rot_z,
+    rotation_vector_to_matrix,
+)
 from .base import Diagnostics, LoadOptions
 from .xmlutil import XmlReader, parse_xml
 
@@ -569,7 +577,7 @@ def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: D
         if actuator not in ACTUATORS:
             raise r.error(el, f"joint '{name}': unknown actuator '{actuator}' (expected one of {', '.join(ACTUATORS)})")
         joint.actuator = actuator
-    _axes(r, el, joint)
+    _axes(r, el, joint, diag)
     _old_style_dofs(r, el, joint, diag)
     _init_values(r, el, joint, "init_pos", "initial")
     _init_values(r, el, joint, "init_vel", "init_vel")
@@ -578,17 +586,15 @@ def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: D
     return joint
 
 
-def _axis(r: _SkelReader, el: etree._Element, tag: str, name: str, default=None) -> np.ndarray:
+def _axis(r: _SkelReader, el: etree._Element, tag: str, name: str, raw: bool = False) -> np.ndarray:
     axis_el = el.find(tag)
     if axis_el is None:
-        if default is None:
-            raise r.error(el, f"joint '{name}' needs <{tag}><xyz>")
-        return np.array(default, dtype=float)
+        raise r.error(el, f"joint '{name}' needs <{tag}><xyz>")
     xyz = r.vector(axis_el, "xyz", 3)
     norm = float(np.linalg.norm(xyz))
     if norm < 1e-12:
         raise r.error(axis_el.find("xyz"), f"joint '{name}': <{tag}> has zero length")
-    return xyz / norm
+    return xyz if raw else xyz / norm
 
 
 def _plane_axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics | None = None) -> None:
@@ -609,7 +615,7 @@ def _plane_axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnos
     joint.axes = [t1, t2, np.cross(t1, t2)]
 
 
-def _axes(r: _SkelReader, el: etree._Element, joint: _Joint) -> None:
+def _axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) -> None:
     t = joint.type
     if t in ("revolute", "prismatic", "screw"):
         joint.axes = [_axis(r, el, "axis", joint.name)]
@@ -617,7 +623,14 @@ def _axes(r: _SkelReader, el: etree._Element, joint: _Joint) -> None:
             axis_el = el.find("axis")
             joint.pitch = r.number(axis_el, "pitch", 0.0)
     elif t == "universal":
-        joint.axes = [_axis(r, el, "axis", joint.name), _axis(r, el, "axis2", joint.name)]
+        # DART keeps a universal joint's axes as written, and a non-unit axis gives it a non-finite
+        # transform that it silently replaces by the identity; we normalise and say so
+        raw = [_axis(r, el, "axis", joint.name, raw=True), _axis(r, el, "axis2", joint.name, raw=True)]
+        joint.axes = [a / np.linalg.norm(a) for a in raw]
+        for tag, a in zip(("axis", "axis2"), raw):
+            if abs(float(np.linalg.norm(a)) - 1.0) > 1e-9:
+                diag.warn(f"line {el.find(tag).sourceline}: <{tag}> of universal joint '{joint.name}' is not a unit "
+                          "vector: normalised (DART would leave the joint frozen at q = 0, with a warning)")
     elif t == "euler":
         order_el = el.find("axis_order")
         order = r.text(order_el) if order_el is not None else ""
@@ -884,4 +897,4 @@ def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[
         model.metadata["initial_base_pose"] = np.eye(4).tolist()
 
 
-__all__ = ["load", "detect"]
+__all__ = ["detect", "load"]
