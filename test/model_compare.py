@@ -82,17 +82,24 @@ def _sensor_diff(a, b, tol: float) -> list[str]:
     return out
 
 
-def random_configuration(model: Model, rng: np.random.Generator) -> dict[str, object]:
-    """Positions for every moving joint (quaternions for spherical joints); mimic joints are left to follow."""
+def random_configuration(model: Model, rng: np.random.Generator | None) -> dict[str, object]:
+    """Positions for every moving joint (quaternions for spherical joints); all zero without `rng`.
+
+    Mimic joints get the value their master implies, so the same configuration also drives a
+    copy of the model that lost its mimic relations (formats without them).
+    """
     config: dict[str, object] = {}
     for j in model.joints.values():
         if j.mimic is not None or j.dofs == 0:
             continue
         if j.type is JointType.SPHERICAL:
-            q = rng.normal(size=4)
+            q = rng.normal(size=4) if rng is not None else np.array([1.0, 0.0, 0.0, 0.0])
             config[j.name] = q / np.linalg.norm(q)
         else:
-            config[j.name] = float(rng.uniform(-np.pi, np.pi))
+            config[j.name] = float(rng.uniform(-np.pi, np.pi)) if rng is not None else 0.0
+    for j in model.joints.values():
+        if j.mimic is not None:
+            config[j.name] = j.mimic.multiplier * float(config.get(j.mimic.joint, 0.0)) + j.mimic.offset
     return config
 
 
@@ -203,7 +210,7 @@ def model_differences(
     common = [n for n in ka.frame_names if n in kb.frame_index and n not in ignore]
     rng = np.random.default_rng(seed)
     for sample in range(kinematics_samples):
-        config = {} if sample == 0 else random_configuration(a, rng)
+        config = random_configuration(a, None if sample == 0 else rng)
         wa = ka.world_transforms(config)
         wb = kb.world_transforms(config_map(config) if config_map else config)
         bad = [n for n in common if not _close(wa[n], wb[n], tol)]

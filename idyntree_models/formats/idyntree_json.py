@@ -153,7 +153,8 @@ def _sensor(s, diag: Diagnostics) -> dict | None:
             "parent_link": s.parent_link,
             "link_H_sensor": _transform(s.link_H_sensor),
         }
-    diag.warn(f"sensor '{s.name}' ({getattr(s, 'subtype', None) or s.type.value}) has no idyntree-model-json form and was dropped")
+    kind = getattr(s, "subtype", None) or s.type.value
+    diag.warn(f"sensor '{s.name}' ({kind}) has no idyntree-model-json form and was dropped")
     return None
 
 

@@ -258,7 +258,13 @@ def _joint_element(root: etree._Element, joint: Joint, issues: _LimitIssues) -> 
 
 def _sensor_element(root: etree._Element, model: Model, sensor, diag: Diagnostics) -> None:
     if isinstance(sensor, ForceTorqueSensor):
-        joint = model.joints[sensor.parent_joint]
+        joint = model.joints.get(sensor.parent_joint)
+        if joint is None or joint.type is JointType.SPHERICAL:  # a spherical joint written as three revolutes
+            diag.warn(
+                f"force/torque sensor '{sensor.name}' is in spherical joint '{sensor.parent_joint}', which URDF "
+                "writes as three revolute joints; the sensor was dropped"
+            )
+            return
         # URDF's first/second links are the joint's parent/child; our joints point away from the base
         if sensor.second_link == joint.child:
             child_H_sensor = sensor.second_link_H_sensor
@@ -309,8 +315,8 @@ def _frames_to_write(model: Model, written_sensors: set[str]) -> list:
 
 def _reload_warnings(model: Model, frames: list, diag: Diagnostics) -> None:
     """Warn about links that URDF readers will not load back as links."""
-    neighbours: dict[str, int] = {n: 0 for n in model.links}
-    only_fixed: dict[str, bool] = {n: True for n in model.links}
+    neighbours: dict[str, int] = dict.fromkeys(model.links, 0)
+    only_fixed: dict[str, bool] = dict.fromkeys(model.links, True)
     for j in model.joints.values():
         for end in (j.parent, j.child):
             neighbours[end] += 1
@@ -338,7 +344,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     writable = {
         s.name
         for s in model.sensors.values()
-        if isinstance(s, ForceTorqueSensor)
+        if (isinstance(s, ForceTorqueSensor) and s.parent_joint in model.joints)
         or (isinstance(s, LinkSensor) and s.sensor_type in (SensorType.ACCELEROMETER, SensorType.GYROSCOPE))
     }
     frames = _frames_to_write(model, writable)
