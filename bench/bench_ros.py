@@ -1,0 +1,269 @@
+"""model_server over real DDS: joint_states -> /tf throughput and latency, convert_model round trip.
+
+Three processes on loopback in their own domain (ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST):
+the server, a joint_states publisher (this script with --publisher) and this script receiving
+/tf.  Latency = arrival of a /tf message - the joint_states stamp set just before publishing
+(one clock: same machine), so it includes both DDS hops and the server's work.
+
+    .venv/bin/python bench/bench_ros.py [--rate 1000] [--seconds 5] [--domain 90]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
+
+from common import MODELS, table  # noqa: E402
+
+
+def humanoid_urdf(n_links: int = 200, dofs: int = 57, seed: int = 1) -> str:
+    """A humanoid-shaped tree: torso, neck/head, two 7-DOF arms with hands, two 6-DOF legs.
+
+    The moving joints form the limbs; the remaining links (sensor mounts, skin patches, covers)
+    hang on fixed joints, as on real humanoids, so /tf_static is large and /tf carries `dofs`.
+    """
+    rng = random.Random(seed)
+    links = ["pelvis"]
+    joints: list[str] = []
+
+    def add(parent: str, name: str, kind: str, axis: str = "0 0 1") -> str:
+        links.append(name)
+        xyz = f"{rng.uniform(-0.1, 0.1):.3f} {rng.uniform(-0.1, 0.1):.3f} {rng.uniform(0.05, 0.2):.3f}"
+        rpy = f"{rng.uniform(-0.3, 0.3):.3f} {rng.uniform(-0.3, 0.3):.3f} {rng.uniform(-0.3, 0.3):.3f}"
+        body = f'<origin xyz="{xyz}" rpy="{rpy}"/><parent link="{parent}"/><child link="{name}"/>'
+        if kind == "revolute":
+            body += f'<axis xyz="{axis}"/><limit lower="-2" upper="2" effort="50" velocity="5"/>'
+        joints.append(f'<joint name="{name}_joint" type="{kind}">{body}</joint>')
+        return name
+
+    axes = ["1 0 0", "0 1 0", "0 0 1"]
+
+    def chain(parent: str, prefix: str, n: int) -> str:
+        for i in range(n):
+            parent = add(parent, f"{prefix}{i}", "revolute", axes[i % 3])
+        return parent
+
+    torso = chain("pelvis", "torso", 3)
+    chain(torso, "neck", 3)
+    ends = [chain(torso, f"{side}_arm", 7) for side in "lr"]
+    [chain("pelvis", f"{side}_leg", 6) for side in "lr"]
+    moving = 3 + 3 + 14 + 12
+    fingers = 0
+    while moving < dofs:
+        hand = ends[fingers % 2]
+        n = min(3, dofs - moving)
+        chain(hand, f"{'lr'[fingers % 2]}_finger{fingers // 2}_", n)
+        moving += n
+        fingers += 1
+    k = 0
+    while len(links) < n_links:
+        add(rng.choice(links), f"mount{k}", "fixed")
+        k += 1
+    out = ['<robot name="synthetic_humanoid">']
+    for name in links:
+        out.append(f'<link name="{name}"><inertial><mass value="1.0"/>'
+                   '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>')
+    out += joints
+    out.append("</robot>")
+    return "\n".join(out)
+
+
+def env(domain: int) -> dict[str, str]:
+    return dict(os.environ, ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST", ROS_DOMAIN_ID=str(domain))
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+
+def run_publisher(names: list[str], rate: float, seconds: float, delay: float) -> None:
+    """The joint_states source: `rate` messages per second, stamped just before publishing."""
+    import rclpy
+    from sensor_msgs.msg import JointState
+
+    rclpy.init()
+    node = rclpy.create_node("bench_joint_states")
+    pub = node.create_publisher(JointState, "joint_states", 10)
+    msg = JointState(name=names, position=[0.0] * len(names))
+    time.sleep(delay)  # let discovery finish
+    period = 1.0 / rate
+    start = time.perf_counter()
+    n = int(seconds * rate)
+    for i in range(n):
+        target = start + i * period
+        while True:
+            now = time.perf_counter()
+            if now >= target:
+                break
+            time.sleep(min(target - now, 0.0005) if target - now > 0.0002 else 0)
+        msg.position = [0.001 * (i % 1000)] * len(names)
+        ns = time.time_ns()
+        msg.header.stamp.sec, msg.header.stamp.nanosec = ns // 1_000_000_000, ns % 1_000_000_000
+        pub.publish(msg)
+    print(f"published {n} in {time.perf_counter() - start:.2f} s", flush=True)
+    node.destroy_node()
+    rclpy.try_shutdown()
+
+
+def measure_tf(domain: int, urdf: str, names: list[str], rate: float, seconds: float) -> dict:
+    import rclpy
+    from rclpy.qos import QoSProfile, ReliabilityPolicy
+    from tf2_msgs.msg import TFMessage
+
+    with tempfile.NamedTemporaryFile("w", suffix=".urdf", delete=False) as f:
+        f.write(urdf)
+    server = subprocess.Popen([sys.executable, "-m", "idyntree_models.ros.model_server", "--ros-args",
+                               "-p", f"model_file:={f.name}", "-p", "publish_frequency:=0.0"],
+                              env=env(domain), start_new_session=True, stdout=subprocess.DEVNULL)
+    publisher = None
+    rclpy.init(domain_id=domain)
+    node = rclpy.create_node("bench_tf_receiver")
+    arrivals: list[tuple[int, int]] = []
+
+    def on_tf(raw: bytes) -> None:
+        t = time.time_ns()
+        sec, nsec = struct.unpack_from("<iI", raw, 8)  # the first transform's stamp
+        arrivals.append((t, sec * 1_000_000_000 + nsec))
+
+    node.create_subscription(TFMessage, "/tf", on_tf, QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE),
+                             raw=True)
+    try:
+        time.sleep(2.0)
+        publisher = subprocess.Popen([sys.executable, __file__, "--publisher", "--rate", str(rate), "--seconds",
+                                      str(seconds), "--domain", str(domain)], env=env(domain),
+                                     start_new_session=True)
+        end = time.monotonic() + seconds + 15
+        while publisher.poll() is None and time.monotonic() < end:
+            rclpy.spin_once(node, timeout_sec=0.01)
+        drain = time.monotonic() + 1.0
+        while time.monotonic() < drain:
+            rclpy.spin_once(node, timeout_sec=0.01)
+    finally:
+        if publisher is not None:
+            stop(publisher)
+        stop(server)
+        node.destroy_node()
+        rclpy.try_shutdown()
+        os.unlink(f.name)
+    expected = int(rate * seconds)
+    if len(arrivals) < 2:
+        return {"received": len(arrivals), "expected": expected}
+    lat = sorted((a - s) / 1e6 for a, s in arrivals)
+    span = (arrivals[-1][0] - arrivals[0][0]) / 1e9
+    return {
+        "received": len(arrivals),
+        "expected": expected,
+        "rate": (len(arrivals) - 1) / span if span > 0 else float("nan"),
+        "median": statistics.median(lat),
+        "p90": lat[int(0.9 * (len(lat) - 1))],
+        "p99": lat[int(0.99 * (len(lat) - 1))],
+    }
+
+
+def server_compute_us(urdf: str, names: list[str]) -> float:
+    """The server's own work per message (plan lookup, kinematics, serialization), in-process."""
+    from idyntree_models.api import load_model
+    from idyntree_models.ros.served import ServedModel
+
+    served = ServedModel(load_model(urdf.encode()), urdf, "urdf")
+    plan = served.plan(tuple(names))
+    positions = [0.1] * len(names)
+    for _ in range(50):
+        plan.template.serialize(1, 2, served.transforms(served.plan(tuple(names)), positions))
+    t = time.perf_counter()
+    n = 1000
+    for _ in range(n):
+        plan.template.serialize(1, 2, served.transforms(served.plan(tuple(names)), positions))
+    return (time.perf_counter() - t) / n * 1e6
+
+
+def measure_convert(domain: int, path: Path, repeat: int) -> dict[str, float]:
+    import rclpy
+    from idyntree_models_interfaces.srv import ConvertModel
+
+    server = subprocess.Popen([sys.executable, "-m", "idyntree_models.ros.model_server", "--ros-args",
+                               "-p", f"model_file:={path}"], env=env(domain), start_new_session=True,
+                              stdout=subprocess.DEVNULL)
+    rclpy.init(domain_id=domain)
+    node = rclpy.create_node("bench_convert")
+    out = {}
+    try:
+        client = node.create_client(ConvertModel, "/model_server/convert_model")
+        if not client.wait_for_service(timeout_sec=20):
+            raise RuntimeError("convert_model not available")
+        text = path.read_text()
+        for fmt in ("idyntree-model-json", "urdf"):
+            times = []
+            for _ in range(repeat + 2):
+                t = time.perf_counter()
+                future = client.call_async(ConvertModel.Request(model=text, output_format=fmt))
+                rclpy.spin_until_future_complete(node, future, timeout_sec=20)
+                times.append(time.perf_counter() - t)
+                if not future.done() or not future.result().success:
+                    raise RuntimeError(f"conversion to {fmt} failed")
+            out[fmt] = statistics.median(times[2:]) * 1e3
+    finally:
+        stop(server)
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rate", type=float, default=1000.0)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--domain", type=int, default=90)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--publisher", action="store_true", help=argparse.SUPPRESS)
+    opts = parser.parse_args()
+    urdf = humanoid_urdf()
+    from idyntree_models.api import load_model
+
+    model = load_model(urdf.encode())
+    names = [j.name for j in model.joints.values() if j.dofs == 1]
+    if opts.publisher:
+        run_publisher(names, opts.rate, opts.seconds, delay=1.0)
+        return 0
+    print(f"synthetic humanoid: {model.summary()}")
+    compute = server_compute_us(urdf, names)
+    tf = measure_tf(opts.domain, urdf, names, opts.rate, opts.seconds)
+    icub = MODELS / "urdf" / "idyntree" / "iCubGenova02.urdf"
+    conv = measure_convert(opts.domain + 1, icub, opts.repeat)
+    rows = [
+        ["server work per joint_states (in-process)", f"{compute:.0f} us", "-"],
+        ["/tf messages received / sent", f"{tf['received']} / {tf['expected']}", "all"],
+    ]
+    if "rate" in tf:
+        rows += [
+            [f"/tf rate at {opts.rate:.0f} Hz joint_states", f"{tf['rate']:.0f} Hz", f">= {opts.rate:.0f} Hz"],
+            ["latency joint_states -> /tf, median", f"{tf['median']:.3f} ms", "< 1 ms"],
+            ["latency p90 / p99", f"{tf['p90']:.3f} / {tf['p99']:.3f} ms", "-"],
+        ]
+    for fmt, ms in conv.items():
+        rows.append([f"convert_model iCubGenova02 -> {fmt}, median", f"{ms:.1f} ms", "< 50 ms"])
+    print(table(rows, ["measure", "value", "target"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,211 @@
+"""A loaded model prepared for serving: its static frames, sensors and joint_states plans.
+
+Everything that depends only on the model is computed once here, when a description is
+accepted, so that a bad description is rejected before anything is published, and a good one is
+swapped in as one object (the node never mixes frames of two models).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..formats import detect_format
+from ..model.kinematics import Kinematics
+from ..model.model import ForceTorqueSensor, JointType, LinkSensor, Model, SensorType
+from ..model.spherical import three_revolute_to_quaternion
+from .tf_codec import TFTemplate, transforms_to_xyz_xyzw
+
+_SPHERICAL_REV = re.compile(r"^spherical_rev_(.+)_([xyz])$")
+
+
+@dataclass
+class StaticFrame:
+    parent: str
+    child: str
+    transform: np.ndarray
+
+
+@dataclass
+class SensorInfo:
+    """What the robot_sensors topic says about one sensor (frame names without prefix)."""
+
+    name: str
+    type: str
+    frame: str
+    parent_link: str = ""
+    pose: np.ndarray = field(default_factory=lambda: np.eye(4))  # in parent_link, or in second_link for F/T
+    parent_joint: str = ""
+    first_link: str = ""
+    second_link: str = ""
+    applied_wrench_link: str = ""
+    measure_direction: str = ""
+    frame_option: str = ""
+
+
+@dataclass
+class JointStatePlan:
+    """How to turn a joint_states message with a given name list into one /tf message.
+
+    Built once per distinct name list (publishers send the same list every time), so the
+    per-message work is a dict of positions, one batched kinematics call and a buffer patch.
+    """
+
+    scalar: list[tuple[str, int]]  # (joint name, index in the message) of 1-DOF joints
+    spherical: list[tuple[str, tuple[int, int, int]]]  # joint, message indices of x/y/z (-1 = absent)
+    published: np.ndarray  # indices into Kinematics.joints, in publishing order
+    template: TFTemplate | None
+    pairs: list[tuple[str, str]]
+
+
+class ServedModel:
+    """One accepted model with everything the node publishes about it."""
+
+    def __init__(self, model: Model, text: str, fmt: str, prefix: str = "", warnings: list[str] | None = None):
+        self.model = model
+        self.text = text  # the description as given (served by get_model with an empty format)
+        self.format = fmt
+        self.prefix = prefix
+        self.warnings = list(warnings or [])
+        self.kin = Kinematics(model)  # raises ModelError for models it cannot move (e.g. bad mimic)
+        self.static_frames = self._static_frames()
+        self.sensors = self._sensors()
+        self._plans: dict[tuple[str, ...], JointStatePlan] = {}
+        self.fast_serialization = True
+        self._pairs = [(prefix + j.parent, prefix + j.child) for j in self.kin.joints]
+        self._spherical = {j.name for j in self.kin.joints if j.type is JointType.SPHERICAL}
+        self._mimics: dict[str, list[int]] = {}
+        for i, j in enumerate(self.kin.joints):
+            if j.mimic is not None:
+                self._mimics.setdefault(j.mimic.joint, []).append(i)
+        self.last_publish = np.full(len(self.kin.joints), -np.inf)
+
+    # -- static content -----------------------------------------------------------------
+    def _static_frames(self) -> list[StaticFrame]:
+        out = [StaticFrame(j.parent, j.child, j.rest_transform) for j in self.kin.joints if j.type is JointType.FIXED]
+        out += [StaticFrame(f.parent_link, f.name, f.link_H_frame) for f in self.model.frames.values()]
+        return out
+
+    def _sensors(self) -> list[SensorInfo]:
+        m = self.model
+        taken = set(m.links) | set(m.frames)
+        infos = []
+        for s in m.sensors.values():
+            link, pose = s.frame_link, s.frame_transform
+            frame = s.name
+            existing = m.frames.get(s.name)
+            same = existing is not None and existing.parent_link == link and np.allclose(
+                existing.link_H_frame, pose, rtol=0.0, atol=1e-12)
+            if not same:
+                if s.name in taken:  # the name is a link or another frame: publish under a free name
+                    frame = f"{s.name}_sensor_frame"
+                    k = 2
+                    while frame in taken:
+                        frame, k = f"{s.name}_sensor_frame{k}", k + 1
+                    self.warnings.append(f"sensor '{s.name}': its name is already a frame elsewhere; "
+                                         f"its frame is published as '{frame}'")
+                taken.add(frame)
+                self.static_frames.append(StaticFrame(link, frame, pose))
+            if isinstance(s, ForceTorqueSensor):
+                infos.append(SensorInfo(
+                    s.name, SensorType.FORCE_TORQUE.value, frame, "", pose, s.parent_joint, s.first_link,
+                    s.second_link, s.applied_wrench_link, s.measure_direction, s.frame))
+            else:
+                kind = s.type.value
+                if isinstance(s, LinkSensor) and s.sensor_type is SensorType.OTHER and s.subtype:
+                    kind = s.subtype
+                infos.append(SensorInfo(s.name, kind, frame, link, pose))
+        return infos
+
+    def static_message(self, stamp):
+        """The one TFMessage for /tf_static: fixed joints, additional frames, sensor frames."""
+        from .tf_codec import make_tf_message
+
+        pairs = [(self.prefix + f.parent, self.prefix + f.child) for f in self.static_frames]
+        values = transforms_to_xyz_xyzw(np.array([f.transform for f in self.static_frames]).reshape(-1, 4, 4))
+        return make_tf_message(pairs, stamp.sec, stamp.nanosec, values)
+
+    def sensor_message(self, stamp):
+        from idyntree_models_interfaces.msg import Sensor, SensorList
+
+        msg = SensorList()
+        msg.header.stamp = stamp
+        msg.header.frame_id = self.prefix + (self.kin.link_names[0] if self.kin.link_names else "")
+        out = []
+        for info in self.sensors:
+            s = Sensor()
+            s.name, s.type, s.frame_id = info.name, info.type, self.prefix + info.frame
+            s.parent_link, s.parent_joint = info.parent_link, info.parent_joint
+            s.first_link, s.second_link = info.first_link, info.second_link
+            s.applied_wrench_link, s.measure_direction, s.frame_option = (
+                info.applied_wrench_link, info.measure_direction, info.frame_option)
+            v = transforms_to_xyz_xyzw(info.pose[None])[0]
+            s.pose.position.x, s.pose.position.y, s.pose.position.z = float(v[0]), float(v[1]), float(v[2])
+            o = s.pose.orientation
+            o.x, o.y, o.z, o.w = float(v[3]), float(v[4]), float(v[5]), float(v[6])
+            out.append(s)
+        msg.sensors = out
+        return msg
+
+    # -- joint_states -> /tf ------------------------------------------------------------
+    def plan(self, names: tuple[str, ...]) -> JointStatePlan:
+        plan = self._plans.get(names)
+        if plan is None:
+            if len(self._plans) > 64:  # a publisher that changes its name list all the time
+                self._plans.clear()
+            plan = self._plans[names] = self._make_plan(names)
+        return plan
+
+    def _make_plan(self, names: tuple[str, ...]) -> JointStatePlan:
+        index = self.kin.joint_index
+        joints = self.kin.joints
+        scalar: list[tuple[str, int]] = []
+        spherical: dict[str, list[int]] = {}
+        published: list[int] = []
+        seen: set[int] = set()
+
+        def publish(i: int) -> None:
+            if i not in seen:
+                seen.add(i)
+                published.append(i)
+
+        for k, name in enumerate(names):
+            i = index.get(name)
+            if i is not None:
+                j = joints[i]
+                if j.dofs == 1 and j.mimic is None:
+                    scalar.append((name, k))
+                    publish(i)
+                    for mi in self._mimics.get(name, ()):
+                        publish(mi)
+                continue
+            m = _SPHERICAL_REV.match(name)
+            if m and m.group(1) in self._spherical:
+                slots = spherical.setdefault(m.group(1), [-1, -1, -1])
+                slots[" xyz".index(m.group(2)) - 1] = k
+                publish(index[m.group(1)])
+        pairs = [self._pairs[i] for i in published]
+        template = None
+        if self.fast_serialization and published:
+            template = TFTemplate(pairs)
+            if not template.verify():
+                self.fast_serialization = False
+                template = None
+        return JointStatePlan(scalar, [(n, tuple(s)) for n, s in spherical.items()],
+                              np.array(published, dtype=int), template, pairs)
+
+    def transforms(self, plan: JointStatePlan, positions) -> np.ndarray:
+        """(n, 7) poses of the plan's joints for the message's positions."""
+        config: dict[str, object] = {name: positions[k] for name, k in plan.scalar}
+        for name, (ix, iy, iz) in plan.spherical:
+            angles = [positions[k] if k >= 0 else 0.0 for k in (ix, iy, iz)]
+            config[name] = three_revolute_to_quaternion(*angles)
+        local = self.kin.joint_transforms(config)[0]
+        return transforms_to_xyz_xyzw(local[plan.published])
+
+
+def describe_format(text: str) -> str:
+    """Format name of a description given as text (for logs and get_model)."""
+    return detect_format(text).name

@@ -1,0 +1,347 @@
+"""model_server over real DDS: latched topics, /tf against FK and iDynTree, services, model changes.
+
+Each test starts its own server process and probe node on its own ROS_DOMAIN_ID (40-49),
+discovery on loopback only.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ros_harness import TIMEOUT, Probe, compose_world, edges_of, latched_qos, start_server, tf_qos
+
+rclpy = pytest.importorskip("rclpy")
+
+from idyntree_models_interfaces.msg import SensorList  # noqa: E402
+from idyntree_models_interfaces.srv import ConvertModel, GetModel  # noqa: E402
+from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue  # noqa: E402
+from rcl_interfaces.srv import SetParameters  # noqa: E402
+from sensor_msgs.msg import JointState  # noqa: E402
+from std_msgs.msg import String  # noqa: E402
+from tf2_msgs.msg import TFMessage  # noqa: E402
+
+from idyntree_models.api import load_model  # noqa: E402
+from idyntree_models.model.kinematics import Kinematics  # noqa: E402
+from idyntree_models.model.model import JointType  # noqa: E402
+from idyntree_models.model.spherical import three_revolute_to_quaternion  # noqa: E402
+
+from conftest import DEMO, MODELS  # noqa: E402
+
+ICUB = MODELS / "urdf" / "idyntree" / "iCubGenova02.urdf"
+DEMO_ARM = DEMO / "demo_arm.urdf"
+
+
+@pytest.fixture
+def ros(request):
+    """(start server, probe) for one domain; everything is stopped at the end, also on failure."""
+    started = []
+
+    def make(domain: int, params: dict):
+        server = start_server(domain, params)
+        probe = Probe(domain)
+        started.append((server, probe))
+        return server, probe
+
+    yield make
+    for server, probe in started:
+        probe.close()
+        server.stop()
+        print(f"--- server output ---\n{server.output()}")  # shown by pytest when the test failed
+
+
+def wait_ready(server, probe) -> None:
+    """The server answers get_model (so it loaded its model and published the latched topics)."""
+    try:
+        resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""))
+    except TimeoutError:
+        raise AssertionError(f"server not ready; its output:\n{server.output()}") from None
+    assert resp.success, resp.message
+
+
+def joint_state(names, positions, stamp=None) -> JointState:
+    msg = JointState()
+    msg.name = list(names)
+    msg.position = [float(p) for p in positions]
+    if stamp is not None:
+        msg.header.stamp = stamp
+    return msg
+
+
+def publish_until(probe, pub, msg, done, what: str) -> None:
+    """Publish every 0.2 s until `done` (the first messages may go out before discovery)."""
+    end = time.monotonic() + TIMEOUT
+    while not done():
+        if time.monotonic() > end:
+            raise TimeoutError(f"timed out waiting for {what}")
+        msg.header.stamp = probe.node.get_clock().now().to_msg()
+        pub.publish(msg)
+        probe.spin_for(0.2)
+
+
+def oracle():
+    import idyntree_oracle
+
+    return idyntree_oracle
+
+
+# -- latched topics ----------------------------------------------------------------------------
+
+def test_latched_topics_reach_late_subscribers(ros):
+    server, probe = ros(40, {"model_file": str(ICUB)})
+    wait_ready(server, probe)
+    probe.spin_for(1.0)  # subscribe well after the server published
+    descriptions = probe.collect(String, "robot_description", latched_qos())
+    sensors = probe.collect(SensorList, "robot_sensors", latched_qos())
+    static = probe.collect(TFMessage, "/tf_static", latched_qos())
+    probe.spin_until(lambda: descriptions and sensors and static, what="the three latched topics")
+    probe.spin_for(0.5)
+    assert len(static) == 1 and len(sensors) == 1 and len(descriptions) == 1
+
+    text = ICUB.read_text()
+    assert descriptions[0].data == text  # a URDF without spherical joints is published as given
+
+    ref = oracle().load(text)
+    # sensors: the same set and semantics as iDynTree reads
+    got = {s.name: s for s in sensors[0].sensors}
+    assert set(got) == set(ref.sensors)
+    children = {t.child_frame_id: t.header.frame_id for t in static[0].transforms}
+    edges = edges_of(static)
+    for name, r in ref.sensors.items():
+        s = got[name]
+        assert s.type == r["type"] == "force_torque"
+        assert (s.first_link, s.second_link, s.parent_joint) == (r["first_link"], r["second_link"],
+                                                                   r["parent_joint"])
+        assert s.applied_wrench_link == r["applied_wrench_link"]
+        assert s.measure_direction == ("parent_to_child" if r["applied_wrench_link"] == r["second_link"]
+                                       else "child_to_parent")
+        # the sensor frame is on /tf_static, on its second link, where iDynTree puts the sensor
+        assert children[s.frame_id] == s.second_link
+        np.testing.assert_allclose(edges[s.frame_id][1], r["second_link_H_sensor"], atol=1e-9)
+    # every additional frame of iDynTree's model, on its link, once
+    for frame, link in ref.frames.items():
+        assert children.get(frame) == link, frame
+    assert len(children) == len(static[0].transforms)
+    # every fixed joint between two links
+    for name, j in ref.joints.items():
+        if j["type"] == "fixed":
+            a, b = sorted(j["links"])
+            assert children.get(a) == b or children.get(b) == a, name
+
+
+# -- /tf against our kinematics and iDynTree -------------------------------------------------------
+
+def test_tf_composes_to_fk_and_idyntree_world_poses(ros):
+    server, probe = ros(41, {"model_file": str(ICUB)})
+    model = load_model(ICUB)
+    kin = Kinematics(model)
+    rng = np.random.default_rng(41)
+    config = {j.name: float(rng.uniform(-0.6, 0.6)) for j in model.joints.values() if j.dofs == 1 and not j.mimic}
+    assert len(config) == 26
+
+    static = probe.collect(TFMessage, "/tf_static", latched_qos())
+    tf = probe.collect(TFMessage, "/tf", tf_qos())
+    pub = probe.node.create_publisher(JointState, "joint_states", 10)
+    wait_ready(server, probe)
+    publish_until(probe, pub, joint_state(config, config.values()), lambda: static and tf, "/tf_static and /tf")
+
+    msg = tf[-1]
+    assert {t.child_frame_id for t in msg.transforms} == {model.joints[n].child for n in config}
+    stamps = {(t.header.stamp.sec, t.header.stamp.nanosec) for t in msg.transforms}
+    assert len(stamps) == 1  # one stamp, the joint_states one
+    world = compose_world(edges_of([static[-1], msg]), model.default_base_link)
+
+    ours = kin.world_transforms(config)
+    ref = oracle().load(ICUB.read_text())
+    theirs = oracle().world_transforms(ref, config)
+    assert set(theirs) <= set(world)
+    for frame, t in theirs.items():
+        np.testing.assert_allclose(world[frame], t, atol=1e-9, err_msg=frame)
+        np.testing.assert_allclose(world[frame], ours[frame], atol=1e-9, err_msg=frame)
+
+
+def test_spherical_mimic_prefix_and_bad_joint_states(ros):
+    """Spherical joints driven by their exported revolute names, mimic joints, frame_prefix."""
+    server, probe = ros(42, {"model_file": str(DEMO_ARM), "frame_prefix": "r1/", "publish_frequency": 0.0})
+    model = load_model(DEMO_ARM)
+    kin = Kinematics(model)
+    tf = probe.collect(TFMessage, "/tf", tf_qos())
+    static = probe.collect(TFMessage, "/tf_static", latched_qos())
+    descriptions = probe.collect(String, "robot_description", latched_qos())
+    pub = probe.node.create_publisher(JointState, "joint_states", 10)
+    wait_ready(server, probe)
+
+    # bad messages first: a size mismatch is dropped, unknown names are ignored
+    bad = joint_state(["elbow", "torso_yaw"], [0.3])
+    for _ in range(3):
+        bad.header.stamp = probe.node.get_clock().now().to_msg()
+        pub.publish(bad)
+        probe.spin_for(0.2)
+
+    x, y, z = 0.3, -0.4, 0.5
+    names = ["spherical_rev_shoulder_x", "spherical_rev_shoulder_y", "spherical_rev_shoulder_z",
+             "finger_left_joint", "no_such_joint", "elbow", "torso_yaw"]
+    positions = [x, y, z, 0.03, 1.0, -1.1, 0.7]
+    publish_until(probe, pub, joint_state(names, positions), lambda: tf and static and descriptions,
+                  "/tf from the spherical joint")
+    assert all(len(m.transforms) == 5 for m in tf)  # never the 2-joint message
+    assert "2 names but 1 positions" in server.output()
+
+    edges = edges_of([static[-1], tf[-1]])
+    assert all(k.startswith("r1/") and p.startswith("r1/") for k, (p, _) in edges.items())
+    assert set(edges_of([tf[-1]])) == {"r1/upper_arm", "r1/finger_left", "r1/finger_right", "r1/forearm",
+                                         "r1/torso"}
+    world = compose_world(edges, "r1/base_link")
+    config = {"shoulder": three_revolute_to_quaternion(x, y, z), "finger_left_joint": 0.03, "elbow": -1.1,
+              "torso_yaw": 0.7}
+    expected = kin.world_transforms(config)
+    for frame, t in expected.items():
+        np.testing.assert_allclose(world["r1/" + frame], t, atol=1e-9, err_msg=frame)
+    # the mimic finger moved with its master
+    assert not np.allclose(expected["finger_right"], kin.world_transforms({})["finger_right"])
+
+    # the published description is URDF with the shoulder as the three revolutes named above
+    urdf = load_model(descriptions[-1].data.encode())
+    assert {"spherical_rev_shoulder_x", "spherical_rev_shoulder_y", "spherical_rev_shoulder_z"} <= set(urdf.joints)
+    assert all(j.type is not JointType.SPHERICAL for j in urdf.joints.values())
+    # and that unfolded URDF, driven with the same angles, puts the frames where we do
+    unfolded = Kinematics(urdf).world_transforms({n: p for n, p in zip(names, positions) if n in urdf.joints})
+    for frame in expected:
+        if frame in unfolded:
+            np.testing.assert_allclose(unfolded[frame], expected[frame], atol=1e-9, err_msg=frame)
+    assert server.alive()
+
+
+# -- services ----------------------------------------------------------------------------------
+
+def test_services_convert_and_get_model_including_bad_requests(ros):
+    server, probe = ros(43, {"model_file": str(DEMO_ARM)})
+    wait_ready(server, probe)
+    text = DEMO_ARM.read_text()
+
+    req = ConvertModel.Request(model=text, input_format="", output_format="idyntree-model-json")
+    resp = probe.call(ConvertModel, "/model_server/convert_model", req)
+    assert resp.success, resp.message
+    converted = load_model(resp.model.encode())
+    original = load_model(DEMO_ARM)
+    assert set(converted.links) == set(original.links)
+    assert set(converted.sensors) == set(original.sensors)
+    cfg = {"elbow": -0.7, "torso_yaw": 0.4, "shoulder": three_revolute_to_quaternion(0.1, 0.2, 0.3)}
+    a, b = Kinematics(converted).world_transforms(cfg), Kinematics(original).world_transforms(cfg)
+    for frame in b:
+        np.testing.assert_allclose(a[frame], b[frame], atol=1e-9, err_msg=frame)
+
+    bad_cases = [
+        (ConvertModel.Request(model="hello world", output_format="urdf"), "cannot tell the model format"),
+        (ConvertModel.Request(model=text, output_format="obj"), "unknown format 'obj'"),
+        (ConvertModel.Request(model=text, output_format=""), "output_format is empty"),
+        (ConvertModel.Request(model='<robot name="r">\n<link name="a"/>\n<joint name="j" type="revolute">\n'
+                                    '<parent link="a"/><child link="zz"/></joint>\n</robot>',
+                              output_format="urdf"), "zz"),
+        # a model text that looks like a path is still text, never a file read by the server
+        (ConvertModel.Request(model=str(DEMO_ARM), output_format="urdf"), "cannot tell the model format"),
+    ]
+    for req, expected in bad_cases:
+        resp = probe.call(ConvertModel, "/model_server/convert_model", req)
+        assert not resp.success
+        assert expected in resp.message, resp.message
+        assert resp.model == ""
+
+    resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""))
+    assert resp.success and resp.model == text
+    resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format="idyntree-model-json"))
+    assert resp.success
+    served = load_model(resp.model.encode())
+    assert set(served.frames) == set(original.frames)
+    resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format="stl"))
+    assert not resp.success and "unknown format 'stl'" in resp.message
+    assert server.alive()
+
+
+# -- model changes -----------------------------------------------------------------------------
+
+def set_parameter(probe, name: str, value: str):
+    p = Parameter(name=name, value=ParameterValue(type=ParameterType.PARAMETER_STRING, string_value=value))
+    resp = probe.call(SetParameters, "/model_server/set_parameters", SetParameters.Request(parameters=[p]))
+    return resp.results[0]
+
+
+def test_bad_description_refused_good_one_replaces_frames(ros):
+    server, probe = ros(44, {"robot_description": DEMO_ARM.read_text()})
+    wait_ready(server, probe)
+
+    bad = '<robot name="broken">\n  <link name="a"/>\n  <joint name="j" type="fixed">\n' \
+          '    <parent link="a"/>\n  </joint>\n</robot>'
+    result = set_parameter(probe, "robot_description", bad)
+    assert not result.successful
+    assert "line 3" in result.reason and "joint name='j'" in result.reason and "child" in result.reason, result.reason
+    result = set_parameter(probe, "robot_description", "   ")
+    assert not result.successful and "empty" in result.reason
+    resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""))
+    assert resp.success and resp.model == DEMO_ARM.read_text()  # the old model is still served
+
+    new_file = MODELS / "urdf" / "idyntree" / "icub_sensorised.urdf"
+    new_model = load_model(new_file)
+    result = set_parameter(probe, "robot_description", new_file.read_text())
+    assert result.successful, result.reason
+    resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""))
+    assert resp.model == new_file.read_text()
+
+    # a subscriber arriving now gets only the new, complete frame set
+    static = probe.collect(TFMessage, "/tf_static", latched_qos())
+    sensors = probe.collect(SensorList, "robot_sensors", latched_qos())
+    probe.spin_until(lambda: static and sensors, what="the new latched topics")
+    probe.spin_for(0.5)
+    assert len(static) == 1
+    children = {t.child_frame_id for t in static[0].transforms}
+    expected = {j.child for j in new_model.joints.values() if j.type is JointType.FIXED} | set(new_model.frames)
+    assert children == expected
+    old = load_model(DEMO_ARM)
+    assert not (children & (set(old.frames) | set(old.links)))  # nothing stale
+    assert {s.name for s in sensors[0].sensors} == set(new_model.sensors)
+
+    # and /tf now follows the new model
+    tf = probe.collect(TFMessage, "/tf", tf_qos())
+    pub = probe.node.create_publisher(JointState, "joint_states", 10)
+    moving = [j.name for j in new_model.joints.values() if j.dofs == 1][:3]
+    publish_until(probe, pub, joint_state(moving, [0.1, 0.2, 0.3]), lambda: tf, "/tf of the new model")
+    assert {t.child_frame_id for t in tf[-1].transforms} == {new_model.joints[n].child for n in moving}
+
+
+def test_description_from_topic(ros):
+    server, probe = ros(45, {"description_from_topic": True})
+    pub = probe.node.create_publisher(String, "robot_description", latched_qos())
+    static = probe.collect(TFMessage, "/tf_static", latched_qos())
+    pub.publish(String(data=DEMO_ARM.read_text()))
+    probe.spin_until(lambda: static, what="/tf_static after the description was published")
+    resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""))
+    assert resp.success and resp.model == DEMO_ARM.read_text()
+    pub.publish(String(data="<robot name='x'><link name='a'/><link name='b'/></robot>"))
+    probe.spin_until(lambda: "rejected" in server.output(), what="the rejection of a bad description")
+    assert "root" in server.output().split("rejected", 1)[1]  # two root links: says why
+    resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""))
+    assert resp.model == DEMO_ARM.read_text()
+
+
+def test_server_without_model_exits_with_reason(tmp_path: Path):
+    import sys
+
+    from ros_harness import Process
+
+    proc = Process([sys.executable, "-m", "idyntree_models.ros.model_server"], 46)
+    try:
+        proc.proc.wait(TIMEOUT)
+    finally:
+        proc.stop()
+    assert proc.proc.returncode == 1
+    assert "no model" in proc.output()
+    bad = Process([sys.executable, "-m", "idyntree_models.ros.model_server", "--ros-args", "-p",
+                   f"model_file:={tmp_path / 'missing.urdf'}"], 46)
+    try:
+        bad.proc.wait(TIMEOUT)
+    finally:
+        bad.stop()
+    assert bad.proc.returncode == 1 and "missing.urdf" in bad.output() and "no such file" in bad.output()
