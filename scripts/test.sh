@@ -7,6 +7,24 @@ cd "$ROOT"
 
 bash scripts/setup.sh
 
+# Reference implementations for the comparison tests that come from Debian (libsdformat, ign sdf).
+# Installed only when missing, and only where we can (root with apt); otherwise those tests skip.
+deb_missing=()
+while read -r pkg; do
+  pkg="${pkg%%#*}"; pkg="$(echo "$pkg" | xargs)"
+  [ -n "$pkg" ] || continue
+  dpkg -s "$pkg" >/dev/null 2>&1 || deb_missing+=("$pkg")
+done < requirements/debian-test.txt
+if [ "${#deb_missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "[test] installing reference packages from Debian: ${deb_missing[*]}"
+    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${deb_missing[@]}"; } \
+      > .venv/setup-debian.log 2>&1 || { echo "[test] apt-get failed (see .venv/setup-debian.log); reference comparisons will skip" >&2; }
+  else
+    echo "[test] missing ${deb_missing[*]} (install them to run the libsdformat comparisons; they will skip)" >&2
+  fi
+fi
+
 # Keep all DDS traffic on this machine (Kilted ignores ROS_LOCALHOST_ONLY).
 export ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST
 unset PYTHONPATH _ROS_WHEELS_BOOTSTRAP_COMPLETE || true
