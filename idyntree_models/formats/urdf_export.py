@@ -38,7 +38,7 @@ from ..model.model import (
 )
 from ..model.spherical import unfold_spherical_joints
 from ..model.topology import tree_order
-from ..model.transforms import rot_z, translation
+from ..model.transforms import matrix_to_rpy, translation
 from .base import Diagnostics, ExportOptions
 
 # poses closer than this are "the same" when deciding that a frame is a sensor's own frame
@@ -56,27 +56,13 @@ def _nums(v) -> str:
     return " ".join(_num(x) for x in np.ravel(v))
 
 
-def rpy_from_matrix(rot: np.ndarray) -> np.ndarray:
-    """Roll-pitch-yaw (R = Rz(y) Ry(p) Rx(r)) that rebuilds `rot` to a few ulps, even near gimbal lock.
-
-    Pitch and roll are solved from Rz(y)^T R, whose column 0 and row 1 hold them at full
-    precision; asin (and reading roll from R directly) loses half the digits near +-90 deg pitch.
-    """
-    r = np.asarray(rot, dtype=float)
-    yaw = math.atan2(r[1, 0], r[0, 0])  # makes (Rz(y)^T R)[1, 0] zero to rounding, however small cos(pitch) is
-    m = rot_z(yaw).T @ r  # = Ry(p) Rx(r) up to rounding
-    pitch = math.atan2(-m[2, 0], m[0, 0])
-    roll = math.atan2(-m[1, 2], m[1, 1])
-    return np.array([roll, pitch, yaw])
-
-
 def _origin(parent: etree._Element, t: np.ndarray, always: bool = False) -> None:
     t = np.asarray(t, dtype=float)
     if not always and np.array_equal(t, np.eye(4)):
         return
     if not np.all(np.isfinite(t)):
         raise ModelError(f"cannot write a non-finite transform to URDF (in <{parent.tag} name='{parent.get('name')}'>)")
-    etree.SubElement(parent, "origin", xyz=_nums(t[:3, 3]), rpy=_nums(rpy_from_matrix(t[:3, :3])))
+    etree.SubElement(parent, "origin", xyz=_nums(t[:3, 3]), rpy=_nums(matrix_to_rpy(t[:3, :3])))
 
 
 def _same_pose(a: np.ndarray, b: np.ndarray) -> bool:
@@ -381,4 +367,4 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + etree.tostring(root, encoding="unicode") + "\n"
 
 
-__all__ = ["dump", "rpy_from_matrix"]
+__all__ = ["dump"]

@@ -77,17 +77,17 @@ def rpy_xyz_to_transform(rpy, xyz) -> np.ndarray:
 
 
 def matrix_to_rpy(rot: np.ndarray) -> np.ndarray:
-    """Inverse of rpy_to_matrix; at the pitch singularity roll is set to zero."""
-    r = np.asarray(rot)
-    sp = -r[2, 0]
-    if abs(sp) >= 1.0 - 1e-12:
-        pitch = np.copysign(np.pi / 2, sp)
-        roll = 0.0
-        yaw = np.arctan2(-r[0, 1], r[1, 1])
-    else:
-        pitch = np.arcsin(np.clip(sp, -1.0, 1.0))
-        roll = np.arctan2(r[2, 1], r[2, 2])
-        yaw = np.arctan2(r[1, 0], r[0, 0])
+    """Roll-pitch-yaw (R = Rz(y) Ry(p) Rx(r)) that rebuilds `rot` to a few ulps, even near gimbal lock.
+
+    Exporters write every pose through this, so accuracy matters: pitch and roll are solved from
+    Rz(y)^T R, whose column 0 and row 1 hold them at full precision, whereas asin (and reading roll
+    from R directly) loses half the digits near +-90 deg pitch.
+    """
+    r = np.asarray(rot, dtype=float)
+    yaw = math.atan2(r[1, 0], r[0, 0])
+    m = rot_z(yaw).T @ r  # = Ry(p) Rx(r) up to rounding
+    pitch = math.atan2(-m[2, 0], m[0, 0])
+    roll = math.atan2(-m[1, 2], m[1, 1])
     return np.array([roll, pitch, yaw])
 
 
