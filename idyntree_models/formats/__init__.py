@@ -2,14 +2,13 @@
 
 The CLI, the Python API and the ROS services all dispatch through `FORMATS`, so a format added
 here is available everywhere at once.  Each entry names the module that implements it; a module
-provides `load(text, options, diag) -> Model` and/or `dump(model, options, diag) -> str`, and
-`detect(text) -> bool` for content sniffing.
+provides `load(text, options, diag) -> Model` and/or `dump(model, options, diag) -> str`;
+content sniffing for text without a file name is `detect_format` below.
 """
 
 from __future__ import annotations
 
 import importlib
-import os
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -100,8 +99,4 @@ def dumper(fmt: Format):
     return mod.dump
 
 
-def extension_list() -> str:
-    return ", ".join(f"{f.name} ({' '.join(f.extensions)})" for f in FORMATS.values())
-
-
-__all__ = ["ALIASES", "FORMATS", "Format", "detect_format", "dumper", "format_from_path", "get_format", "loader", "os"]
+__all__ = ["ALIASES", "FORMATS", "Format", "detect_format", "dumper", "format_from_path", "get_format", "loader"]

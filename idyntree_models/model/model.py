@@ -339,19 +339,8 @@ class Model:
     def has_frame(self, name: str) -> bool:
         return name in self.links or name in self.frames
 
-    def frame_parent_link(self, name: str) -> str:
-        if name in self.links:
-            return name
-        return self.frames[name].parent_link
-
     def frame_names(self) -> list[str]:
         return list(self.links) + list(self.frames)
-
-    def parent_joint_of(self) -> dict[str, Joint]:
-        """child link name -> joint, following the tree from the default base."""
-        from .topology import tree_order
-
-        return tree_order(self).parent_joint
 
     def copy(self) -> Model:
         import copy

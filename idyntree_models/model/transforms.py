@@ -110,24 +110,31 @@ def quat_to_matrix(q) -> np.ndarray:
 
 
 def matrix_to_quat(rot: np.ndarray) -> np.ndarray:
-    """Rotation matrix to unit quaternion (w, x, y, z) with w >= 0."""
+    """Rotation matrices (..., 3, 3) to unit quaternions (..., 4) as (w, x, y, z) with w >= 0.
+
+    Shepperd's method, vectorised (the ROS layer converts every /tf transform through this):
+    each matrix pivots on the largest of w, x, y, z, so no division by a small number happens.
+    """
     m = np.asarray(rot, dtype=float)
-    tr = m[0, 0] + m[1, 1] + m[2, 2]
-    if tr > 0:
-        s = np.sqrt(tr + 1.0) * 2
-        q = [0.25 * s, (m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s]
-    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
-        s = np.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2]) * 2
-        q = [(m[2, 1] - m[1, 2]) / s, 0.25 * s, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s]
-    elif m[1, 1] > m[2, 2]:
-        s = np.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2]) * 2
-        q = [(m[0, 2] - m[2, 0]) / s, (m[0, 1] + m[1, 0]) / s, 0.25 * s, (m[1, 2] + m[2, 1]) / s]
-    else:
-        s = np.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1]) * 2
-        q = [(m[1, 0] - m[0, 1]) / s, (m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, 0.25 * s]
-    q = np.array(q)
-    q /= np.linalg.norm(q)
-    return -q if q[0] < 0 else q
+    shape = m.shape[:-2]
+    m = m.reshape(-1, 3, 3)
+    m00, m11, m22 = m[:, 0, 0], m[:, 1, 1], m[:, 2, 2]
+    d21, d02, d10 = m[:, 2, 1] - m[:, 1, 2], m[:, 0, 2] - m[:, 2, 0], m[:, 1, 0] - m[:, 0, 1]
+    s01, s02, s12 = m[:, 0, 1] + m[:, 1, 0], m[:, 0, 2] + m[:, 2, 0], m[:, 1, 2] + m[:, 2, 1]
+    diag = np.stack([m00 + m11 + m22, m00 - m11 - m22, m11 - m00 - m22, m22 - m00 - m11], axis=1)
+    pivot = np.argmax(diag, axis=1)
+    rows = np.arange(len(m))
+    s = 2.0 * np.sqrt(np.maximum(1.0 + diag[rows, pivot], 1e-300))
+    inv, quarter = 1.0 / s, 0.25 * s
+    cands = np.empty((4, len(m), 4))  # (w, x, y, z) for each pivot
+    cands[0] = np.stack([quarter, d21 * inv, d02 * inv, d10 * inv], axis=1)
+    cands[1] = np.stack([d21 * inv, quarter, s01 * inv, s02 * inv], axis=1)
+    cands[2] = np.stack([d02 * inv, s01 * inv, quarter, s12 * inv], axis=1)
+    cands[3] = np.stack([d10 * inv, s02 * inv, s12 * inv, quarter], axis=1)
+    q = cands[pivot, rows]
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    q[q[:, 0] < 0] *= -1.0
+    return q.reshape(shape + (4,))
 
 
 def axis_angle_to_matrix(axis, angle) -> np.ndarray:

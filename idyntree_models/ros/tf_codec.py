@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..model.transforms import matrix_to_quat
+
 _ENCAPSULATION = 4  # CDR encapsulation header before the payload; alignment is relative to its end
 
 
@@ -19,38 +21,11 @@ def _align(pos: int, n: int) -> int:
     return (pos + n - 1) // n * n
 
 
-def quaternions_xyzw(rot: np.ndarray) -> np.ndarray:
-    """Unit quaternions (x, y, z, w), w >= 0, of a stack of rotation matrices (n, 3, 3).
-
-    Shepperd's method, vectorised: each row uses the largest of w, x, y, z as pivot, so no
-    division by a small number happens for any rotation.
-    """
-    m = np.asarray(rot, dtype=float)
-    m00, m11, m22 = m[:, 0, 0], m[:, 1, 1], m[:, 2, 2]
-    d21, d02, d10 = m[:, 2, 1] - m[:, 1, 2], m[:, 0, 2] - m[:, 2, 0], m[:, 1, 0] - m[:, 0, 1]
-    s01, s02, s12 = m[:, 0, 1] + m[:, 1, 0], m[:, 0, 2] + m[:, 2, 0], m[:, 1, 2] + m[:, 2, 1]
-    diag = np.stack([m00 + m11 + m22, m00 - m11 - m22, m11 - m00 - m22, m22 - m00 - m11], axis=1)
-    pivot = np.argmax(diag, axis=1)
-    s = 2.0 * np.sqrt(np.maximum(1.0 + diag[np.arange(len(m)), pivot], 1e-300))
-    inv = 1.0 / s
-    quarter = 0.25 * s
-    # candidate rows (x, y, z, w) for each pivot
-    cands = np.empty((4, len(m), 4))
-    cands[0] = np.stack([d21 * inv, d02 * inv, d10 * inv, quarter], axis=1)
-    cands[1] = np.stack([quarter, s01 * inv, s02 * inv, d21 * inv], axis=1)
-    cands[2] = np.stack([s01 * inv, quarter, s12 * inv, d02 * inv], axis=1)
-    cands[3] = np.stack([s02 * inv, s12 * inv, quarter, d10 * inv], axis=1)
-    q = cands[pivot, np.arange(len(m))]
-    q /= np.linalg.norm(q, axis=1, keepdims=True)
-    q[q[:, 3] < 0] *= -1.0
-    return q
-
-
 def transforms_to_xyz_xyzw(t: np.ndarray) -> np.ndarray:
     """(n, 4, 4) homogeneous transforms -> (n, 7) rows of translation x y z, rotation x y z w."""
     out = np.empty((len(t), 7))
     out[:, :3] = t[:, :3, 3]
-    out[:, 3:] = quaternions_xyzw(t[:, :3, :3])
+    out[:, 3:] = matrix_to_quat(t[:, :3, :3])[:, [1, 2, 3, 0]]  # ROS order: x, y, z, w
     return out
 
 
