@@ -23,12 +23,22 @@ os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
 
 REPO = Path(__file__).resolve().parents[1]
 TIMEOUT = 20.0  # generous: discovery on a loaded 2-core machine can take seconds
+# Added to every test's domain, so that two test runs on one machine (two checkouts) never meet.
+DOMAIN_OFFSET = int(os.environ.get("IDYNTREE_TEST_DOMAIN_OFFSET", "0"))
+
+
+def domain_id(n: int) -> int:
+    """The ROS_DOMAIN_ID a test asking for ``n`` really uses."""
+    d = n + DOMAIN_OFFSET
+    if not 0 <= d <= 101:
+        raise ValueError(f"ROS_DOMAIN_ID {d} (test domain {n} + offset {DOMAIN_OFFSET}) is outside 0-101")
+    return d
 
 
 def ros_env(domain: int) -> dict[str, str]:
     env = dict(os.environ)
     env["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
-    env["ROS_DOMAIN_ID"] = str(domain)
+    env["ROS_DOMAIN_ID"] = str(domain_id(domain))
     env.pop("ROS_LOCALHOST_ONLY", None)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     env["PYTHONUNBUFFERED"] = "1"
@@ -85,7 +95,7 @@ class Probe:
         from rclpy.executors import SingleThreadedExecutor
 
         self.context = rclpy.Context()
-        rclpy.init(context=self.context, domain_id=domain)
+        rclpy.init(context=self.context, domain_id=domain_id(domain))
         self.node = rclpy.create_node(name, context=self.context)
         self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)

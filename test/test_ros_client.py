@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from ros_harness import TIMEOUT, Probe, Process, start_server
+from ros_harness import TIMEOUT, Probe, Process, domain_id, start_server
 
 pytest.importorskip("rclpy")
 
@@ -67,7 +67,7 @@ def test_example_estimator_prints_sensors_and_ft_poses():
 
 
 def test_demo_runs_and_stops_its_server():
-    demo = Process([sys.executable, "-m", "idyntree_models.demo", "--domain-id", "49"], 49)
+    demo = Process([sys.executable, "-m", "idyntree_models.demo", "--domain-id", str(domain_id(49))], 49)
     try:
         demo.proc.wait(120)
     finally:

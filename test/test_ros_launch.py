@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from ros_harness import domain_id
 
 REPO = Path(__file__).resolve().parents[1]
 LAUNCH = REPO / "launch" / "model_server.launch.py"
@@ -28,7 +29,7 @@ def test_config_defaults_are_the_node_parameters():
     os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
     defaults = yaml.safe_load(CONFIG.read_text())["/**"]["ros__parameters"]
     context = rclpy.Context()
-    rclpy.init(context=context, domain_id=50)
+    rclpy.init(context=context, domain_id=domain_id(50))
     try:
         node = ModelServer(context=context, parameter_overrides=[Parameter("model_file", value=str(DEMO_ARM))])
         declared = {name: node.get_parameter(name).value for name in defaults}

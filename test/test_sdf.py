@@ -26,7 +26,7 @@ from idyntree_models.model.model import ForceTorqueSensor, JointType, LinkSensor
 from idyntree_models.model.transforms import make_transform, quat_to_matrix, rpy_to_matrix
 from idyntree_models.model.validation import check_inertia
 
-from conftest import MODELS, REPO
+from conftest import MODELS, REPO, find_model
 
 SDF_TESTS = MODELS / "sdf" / "sdformat" / "test"
 MODEL_PATH = SDF_TESTS / "integration" / "model"
@@ -384,12 +384,9 @@ ROUND_TRIP = [
 def _round_trip_files() -> list[Path]:
     out = []
     for rel in ROUND_TRIP:
-        p = MODELS / "urdf" / rel
-        if p.exists():
+        p = find_model("urdf/" + rel)
+        if p is not None:  # shared-only files join when ../shared/models is present
             out.append(p)
-        else:  # the layout of the shared folder differs: take a file by its name
-            found = sorted((MODELS / "urdf").rglob(Path(rel).name))
-            out += found[:1]
     return out
 
 

@@ -33,14 +33,14 @@ from idyntree_models.model.model import (
 from idyntree_models.model.spherical import three_revolute_to_quaternion
 from idyntree_models.model.transforms import make_transform, quat_to_matrix, rpy_to_matrix
 
-from conftest import MODELS, REPO, urdf_files
+from conftest import MODELS, REPO, rel_id, urdf_files
 from model_compare import assert_models_equal
 
 idt = pytest.importorskip("idyntree.swig")
 urdf_parser = pytest.importorskip("urdf_parser_py.urdf")
 
 FILES = [p for p in urdf_files() if "must_fail" not in p.name]
-IDS = [str(p.relative_to(MODELS / "urdf")) for p in FILES]
+IDS = [rel_id(p) for p in FILES]
 SPHERICAL = {"ball_joint.urdf", "spherical_joint.urdf"}
 
 

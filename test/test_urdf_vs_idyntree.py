@@ -18,7 +18,7 @@ from idyntree_models.model import ForceTorqueSensor, JointType, LinkSensor
 from idyntree_models.model.transforms import make_transform, rpy_to_matrix
 
 import idyntree_oracle as oracle
-from conftest import MODELS, urdf_files
+from conftest import MODELS, rel_id, urdf_files
 
 TOL = 1e-9
 MUST_FAIL = {"duplicate_joints_must_fail.urdf"}
@@ -26,7 +26,7 @@ FILES = [p for p in urdf_files() if p.name not in MUST_FAIL]
 
 
 def _id(p) -> str:
-    return str(p.relative_to(MODELS / "urdf"))
+    return rel_id(p)
 
 
 def random_config(model, rng) -> dict[str, object]:
