@@ -3,11 +3,14 @@
     ros2 launch idyntree_models model_server.launch.py model_file:=/path/robot.sdf
     ros2 launch idyntree_models model_server.launch.py \
         robot_description:="$(xacro robot.urdf.xacro)" frame_prefix:=r1/
+    ros2 launch idyntree_models model_server.launch.py config:=my_params.yaml
 
-Defaults come from config/model_server.yaml; the launch arguments override them.
+Parameters come from the config file (default: the package's config/model_server.yaml); a launch
+argument overrides the file only when it is given on the command line (or by an including launch
+file). An argument that is not given passes nothing, so the file's value stays.
 """
 
-from launch.actions import DeclareLaunchArgument
+from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
@@ -15,47 +18,59 @@ from launch_ros.substitutions import FindPackageShare
 
 from launch import LaunchDescription
 
-ARGUMENTS = [
-    ('model_file', '', 'Model file in any supported format (URDF, SDFormat, iDynTree JSON, skel).'),
-    ('robot_description', '', 'Model text (used when model_file is empty).'),
-    ('description_from_topic', 'false', 'Take the model from the robot_description topic instead.'),
-    ('convert_three_revolute_joints_to_spherical', 'false',
+# (name, type of the node parameter, description); the defaults live in the config file.
+PARAMETERS = [
+    ('model_file', str, 'Model file in any supported format (URDF, SDFormat, iDynTree JSON, skel); '
+                        'wins over robot_description.'),
+    ('robot_description', str, 'Model text (served when model_file is empty).'),
+    ('description_from_topic', bool, 'Take the model from the robot_description topic instead.'),
+    ('convert_three_revolute_joints_to_spherical', bool,
      'Merge three revolute joints with intersecting axes into spherical joints.'),
-    ('add_sensor_frames_as_additional_frames', 'true', 'Add one frame per sensor.'),
-    ('publish_frequency', '20.0', 'Maximum /tf rate per joint in Hz; 0 = every joint_states message.'),
-    ('frame_prefix', '', 'Prefix of every published TF frame.'),
-    ('ignore_timestamp', 'false', 'Stamp /tf with the current time.'),
-    ('node_name', 'model_server', 'Name of the node (its services are ~/convert_model, ~/get_model).'),
-    ('namespace', '', 'Namespace of the node and of its relative topics.'),
-    ('config', PathJoinSubstitution([FindPackageShare('idyntree_models'), 'config', 'model_server.yaml']),
-     'Parameter file with the defaults.'),
+    ('add_sensor_frames_as_additional_frames', bool, 'Add one frame per sensor.'),
+    ('publish_frequency', float, 'Maximum /tf rate per joint in Hz; 0 = every joint_states message.'),
+    ('frame_prefix', str, 'Prefix of every published TF frame.'),
+    ('ignore_timestamp', bool, 'Stamp /tf with the current time.'),
 ]
+_GIVEN = '_idyntree_models_given_arguments'  # launch-context local: names given by the user
 
 
-def generate_launch_description():
-    declared = [DeclareLaunchArgument(name, default_value=default, description=text)
-                for name, default, text in ARGUMENTS]
+def _remember_given(context):
+    # Runs before the DeclareLaunchArgument actions fill in their defaults: what is in the launch
+    # configurations now was given on the command line or by an including launch file.
+    context.extend_locals({_GIVEN: frozenset(context.launch_configurations)})
+    return []
 
-    def value(name, value_type):
-        # typed explicitly: a description or a prefix must stay a string, never be read as YAML
-        return ParameterValue(LaunchConfiguration(name), value_type=value_type)
 
+def _node(context):
+    given = context.get_locals_as_dict().get(_GIVEN, frozenset())
     overrides = {
-        'model_file': value('model_file', str),
-        'robot_description': value('robot_description', str),
-        'description_from_topic': value('description_from_topic', bool),
-        'convert_three_revolute_joints_to_spherical': value('convert_three_revolute_joints_to_spherical', bool),
-        'add_sensor_frames_as_additional_frames': value('add_sensor_frames_as_additional_frames', bool),
-        'publish_frequency': value('publish_frequency', float),
-        'frame_prefix': value('frame_prefix', str),
-        'ignore_timestamp': value('ignore_timestamp', bool),
+        # typed explicitly: a description or a prefix must stay a string, never be read as YAML
+        name: ParameterValue(LaunchConfiguration(name), value_type=kind)
+        for name, kind, _ in PARAMETERS if name in given
     }
-    node = Node(
+    parameters = [LaunchConfiguration('config')] + ([overrides] if overrides else [])
+    return [Node(
         package='idyntree_models',
         executable='model_server',
         name=LaunchConfiguration('node_name'),
         namespace=LaunchConfiguration('namespace'),
         output='screen',
-        parameters=[LaunchConfiguration('config'), overrides],
-    )
-    return LaunchDescription(declared + [node])
+        parameters=parameters,
+    )]
+
+
+def generate_launch_description():
+    declared = [DeclareLaunchArgument(name, default_value='', description=f'{text} Default: the config file.')
+                for name, _, text in PARAMETERS]
+    declared += [
+        DeclareLaunchArgument('node_name', default_value='model_server',
+                              description='Name of the node (its services are ~/convert_model, ~/get_model).'),
+        DeclareLaunchArgument('namespace', default_value='',
+                              description='Namespace of the node and of its relative topics.'),
+        DeclareLaunchArgument(
+            'config', default_value=PathJoinSubstitution([FindPackageShare('idyntree_models'), 'config',
+                                                          'model_server.yaml']),
+            description='Parameter file (ROS 2 params YAML) with the node parameters.'),
+    ]
+    return LaunchDescription([OpaqueFunction(function=_remember_given)] + declared
+                             + [OpaqueFunction(function=_node)])

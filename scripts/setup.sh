@@ -3,7 +3,12 @@
 #   .venv/      Python venv holding the ROS 2 Kilted PyPI wheels, the test tools, the interface
 #               packages built here (installed into the venv prefix itself) and idyntree_models
 #               installed in editable mode.
-#   build/      out-of-source cmake build directories of the interface packages.
+#   .venv/build/  out-of-source cmake build directories of the interface packages (inside the venv, so
+#               that colcon's own build/ and install/ at the repository root never mix with them).
+#   The package is also registered in the venv prefix as colcon registers an ament_python package
+#   (ament index marker, share/idyntree_models/{package.xml,launch,config} as symlinks to the sources,
+#   executables in lib/idyntree_models/), and AMENT_PREFIX_PATH gets the venv at interpreter start, so
+#   `ros2 run` / `ros2 launch` (../shared/ros2-cli) find it with nothing sourced.
 # Idempotent: every step is skipped when its inputs did not change (hash stamps in .venv/).
 # Environment knobs: PYTHON=<interpreter> to choose the base interpreter (3.11 or 3.12).
 set -euo pipefail
@@ -12,7 +17,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 VENV="$ROOT/.venv"
 VPY="$VENV/bin/python"
-BUILD="$ROOT/build"
+BUILD="$VENV/build"
 
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 # A sourced ROS 2 install or another venv must not leak into this one.
@@ -163,4 +168,10 @@ fi
 if [ -f idyntree_models/cli.py ] && [ ! -x "$VENV/bin/idyntree-model-convert" ]; then
   die "$VENV/bin/idyntree-model-convert was not installed (see $VENV/setup-pkg.log)"
 fi
+
+# ---------------------------------------------------------------- ament registration
+# What colcon's --symlink-install does for an ament_python package, into the venv prefix. Cheap and
+# idempotent, so it always runs (the entry points come from setup.py through the installed metadata).
+run_step "ament registration of idyntree_models" "$VENV/setup-ament.log" \
+  "$VPY" "$ROOT/scripts/register_ament.py" --prefix "$VENV" --source "$ROOT"
 log "ready: $VENV (python $PYVER)"

@@ -62,6 +62,9 @@ def test_example_estimator_prints_sensors_and_ft_poses():
         est.stop()
         assert est.proc.returncode == 0, out + server.output()
         assert "6 sensors" in out and "l_arm_ft_sensor" in out and "force/torque sensor frames" in out
+        # the model's name is the same everywhere: the file's <robot name>, the server's log, the estimator
+        name = load_model(ICUB).name
+        assert name == "iCubGenova02" and f"model '{name}'" in out and f"serving model '{name}'" in server.output(), out
     finally:
         server.stop()
 

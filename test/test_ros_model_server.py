@@ -19,7 +19,7 @@ rclpy = pytest.importorskip("rclpy")
 from idyntree_models_interfaces.msg import SensorList  # noqa: E402
 from idyntree_models_interfaces.srv import ConvertModel, GetModel  # noqa: E402
 from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue  # noqa: E402
-from rcl_interfaces.srv import SetParameters  # noqa: E402
+from rcl_interfaces.srv import GetParameters, SetParameters, SetParametersAtomically  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
 from tf2_msgs.msg import TFMessage  # noqa: E402
@@ -267,6 +267,63 @@ def set_parameter(probe, name: str, value: str):
     p = Parameter(name=name, value=ParameterValue(type=ParameterType.PARAMETER_STRING, string_value=value))
     resp = probe.call(SetParameters, "/model_server/set_parameters", SetParameters.Request(parameters=[p]))
     return resp.results[0]
+
+
+def get_parameter(probe, name: str):
+    resp = probe.call(GetParameters, "/model_server/get_parameters", GetParameters.Request(names=[name]))
+    return resp.values[0].string_value
+
+
+def set_parameters(probe, **values: str):
+    params = [Parameter(name=k, value=ParameterValue(type=ParameterType.PARAMETER_STRING, string_value=v))
+              for k, v in values.items()]
+    if len(params) == 1:
+        resp = probe.call(SetParameters, "/model_server/set_parameters", SetParameters.Request(parameters=params))
+        return resp.results
+    resp = probe.call(SetParametersAtomically, "/model_server/set_parameters_atomically",
+                      SetParametersAtomically.Request(parameters=params))
+    return [resp.result]
+
+
+def served_name(probe) -> str:
+    resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format="idyntree-model-json"))
+    assert resp.success, resp.message
+    return load_model(resp.model.encode(), "idyntree-model-json").name
+
+
+def test_model_file_wins_and_parameters_show_what_is_served(ros):
+    """model_file beats robot_description at start and at run time; the parameters say what is served."""
+    sensorised = MODELS / "urdf" / "idyntree" / "icub_sensorised.urdf"
+    server, probe = ros(47, {"model_file": str(DEMO_ARM), "robot_description": sensorised.read_text()})
+    wait_ready(server, probe)
+    assert served_name(probe) == "demo_arm"  # the file won over the description given with it
+    assert "both model_file and robot_description are set: using model_file" in server.output()
+    assert get_parameter(probe, "model_file") == str(DEMO_ARM)
+    assert get_parameter(probe, "robot_description") == DEMO_ARM.read_text()  # mirrors the served file
+
+    # robot_description alone while a file is served: refused, nothing changes
+    (result,) = set_parameters(probe, robot_description=sensorised.read_text())
+    assert not result.successful and "model_file" in result.reason and "precedence" in result.reason
+    assert served_name(probe) == "demo_arm" and get_parameter(probe, "robot_description") == DEMO_ARM.read_text()
+
+    # clearing model_file keeps the same model, now served from its text
+    (result,) = set_parameters(probe, model_file="")
+    assert result.successful, result.reason
+    assert served_name(probe) == "demo_arm"
+    # now robot_description is the source: a new one replaces the model
+    (result,) = set_parameters(probe, robot_description=sensorised.read_text())
+    assert result.successful, result.reason
+    assert served_name(probe) == load_model(sensorised).name
+    # both in one call: the file wins again, and the description mirrors it
+    results = set_parameters(probe, model_file=str(DEMO_ARM), robot_description="ignored")
+    assert all(r.successful for r in results), [r.reason for r in results]
+    assert served_name(probe) == "demo_arm"
+    assert get_parameter(probe, "robot_description") == DEMO_ARM.read_text()
+    # each loader warning is printed once, through the node's logger (icub_sensorised has three)
+    out = server.output()
+    for line in ("line 213: material 'green' is not defined", "line 387: material 'black' is not defined"):
+        assert out.count(line) == 1, out
+        assert f"[model_server]: {line}" in out, out
 
 
 def test_bad_description_refused_good_one_replaces_frames(ros):

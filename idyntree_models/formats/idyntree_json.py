@@ -162,6 +162,9 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     _ = options
     doc = {
         "idyntree_model_json_version": VERSION,
+        # Not in iDynTree's schema (it keeps no robot name); an extra top-level key that iDynTree's
+        # reader ignores, so that the name survives JSON (the node's get_model, the estimator).
+        "name": model.name,
         "default_base_link": model.default_base_link,
         "links": [
             {

@@ -13,6 +13,8 @@ joint_state_publisher started on the published description moves it.
 
 from __future__ import annotations
 
+import logging
+import signal
 import sys
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from idyntree_models_interfaces.srv import ConvertModel, GetModel
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, ParameterType, SetParametersResult
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
+from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
@@ -49,8 +52,31 @@ TF_QOS = QoSProfile(
     durability=DurabilityPolicy.VOLATILE,
 )
 
+_LIBRARY_LOG = logging.getLogger("idyntree_models")
 _OPTION_PARAMS = ("convert_three_revolute_joints_to_spherical", "add_sensor_frames_as_additional_frames")
 _SOURCE_PARAMS = ("robot_description", "model_file") + _OPTION_PARAMS + ("frame_prefix",)
+
+
+class _NodeLogHandler(logging.Handler):
+    """Sends the library's `logging` records (loader warnings) to the node's logger, once.
+
+    Without it a warning is printed twice: by Python's last-resort handler and by the node.
+    """
+
+    def __init__(self, logger) -> None:
+        super().__init__()
+        self._logger = logger
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if record.levelno >= logging.ERROR:
+            self._logger.error(text)
+        elif record.levelno >= logging.WARNING:
+            self._logger.warning(text)
+        elif record.levelno >= logging.INFO:
+            self._logger.info(text)
+        else:
+            self._logger.debug(text)
 
 
 def _descriptor(text: str, kind: int, **extra) -> ParameterDescriptor:
@@ -87,9 +113,20 @@ class ModelServer(Node):
         self.declare_parameter("ignore_timestamp", False, _descriptor(
             "Stamp /tf with the current time instead of the joint_states stamp.", boolean))
 
+        # The library logs each loader warning once; here it goes to the node's logger only.
+        self._log_handler = _NodeLogHandler(self.get_logger())
+        _LIBRARY_LOG.addHandler(self._log_handler)
+        _LIBRARY_LOG.propagate = False
+
+        # What is served now, and where it came from: ("file", path) or ("text", description).
+        # Invariant: the model_file parameter names the served file, or is "" and robot_description
+        # holds the served text (when a file is served, robot_description mirrors its text).
         self._served: ServedModel | None = None
+        self._source: tuple[str, str] | None = None
+        # A model validated by _on_set_parameters, swapped in by _after_set_parameters.
         self._pending: tuple[ServedModel, tuple[str, str]] | None = None
-        self._source: tuple[str, str] | None = None  # ("file", path) or ("text", description)
+        # True while the node itself writes robot_description (the mirror): no reload for that.
+        self._mirroring = False
         self._from_topic = bool(self.get_parameter("description_from_topic").value)
         self._read_rate_params()
 
@@ -122,6 +159,12 @@ class ModelServer(Node):
                              "or description_from_topic:=true")
         self._apply(self._build(source), source)
 
+    def destroy_node(self) -> None:
+        _LIBRARY_LOG.removeHandler(self._log_handler)
+        if not _LIBRARY_LOG.handlers:
+            _LIBRARY_LOG.propagate = True
+        super().destroy_node()
+
     # -- loading ------------------------------------------------------------------------
     def _options(self, overrides: dict | None = None) -> dict:
         values = {name: bool(self.get_parameter(name).value) for name in _OPTION_PARAMS}
@@ -135,19 +178,18 @@ class ModelServer(Node):
         kind, value = source
         opts = self._options(overrides)
         prefix = str((overrides or {}).get("frame_prefix", self.get_parameter("frame_prefix").value))
-        warnings: list[str] = []
         try:
             if kind == "file":
                 path = str(Path(value).expanduser())
                 text, _, fmt = read_source(path)
-                model = load_model(path, warnings=warnings, **opts)
+                model = load_model(path, **opts)
             else:
                 if not value.strip():
                     raise ModelError("the model is empty")
                 _, _, fmt = read_source(value.encode("utf-8"))
-                model = load_model(value.encode("utf-8"), warnings=warnings, **opts)
+                model = load_model(value.encode("utf-8"), **opts)
                 text = value
-            return ServedModel(model, text, fmt.name, prefix, warnings)
+            return ServedModel(model, text, fmt.name, prefix)  # loader warnings were logged already
         except ModelError:
             raise
         except Exception as e:  # a library bug must not take the node down: report it as the reason
@@ -158,8 +200,10 @@ class ModelServer(Node):
         """Make `served` the current model and republish everything latched about it."""
         self._served = served
         self._source = source
+        if source[0] == "file" and str(self.get_parameter("robot_description").value) != served.text:
+            self._mirror_description(served.text)
         log = self.get_logger()
-        for w in served.warnings:
+        for w in served.warnings:  # the node's own (sensor frame names); the loader's are logged
             log.warning(w)
         where = source[1] if source[0] == "file" else f"{served.format} description"
         log.info(f"serving {served.model.summary()} from {where}; {len(served.static_frames)} static frames")
@@ -190,6 +234,14 @@ class ModelServer(Node):
             self.get_logger().warning(f"cannot export the model to URDF ({e}); robot_description not published")
             return None
 
+    def _mirror_description(self, text: str) -> None:
+        """robot_description shows the served file's text, as `ros2 param get` users expect."""
+        self._mirroring = True
+        try:
+            self.set_parameters([Parameter("robot_description", Parameter.Type.STRING, text)])
+        finally:
+            self._mirroring = False
+
     # -- parameters -----------------------------------------------------------------------
     def _read_rate_params(self) -> None:
         freq = float(self.get_parameter("publish_frequency").value)
@@ -197,27 +249,39 @@ class ModelServer(Node):
         self._ignore_timestamp = bool(self.get_parameter("ignore_timestamp").value)
 
     def _on_set_parameters(self, params) -> SetParametersResult:
-        """Validate: a new model (or new options) is loaded here and only applied if it loads."""
+        """Validate: a new model (or new options) is loaded here and only applied if it loads.
+
+        Precedence, as at start-up: a non-empty model_file is served; robot_description is served
+        only while model_file is "". Setting robot_description alone while a file is served is
+        refused (it would not be what is served); set model_file to "" in the same call, or first
+        (which keeps serving the same model, from its text in robot_description).
+        """
         self._pending = None
+        if self._mirroring:
+            return SetParametersResult(successful=True)
         changed = {p.name: p.value for p in params}
         if not any(name in changed for name in _SOURCE_PARAMS):
             return SetParametersResult(successful=True)
-        if changed.get("model_file"):
-            source = ("file", str(changed["model_file"]))
-        elif "robot_description" in changed:
-            text = changed["robot_description"]
-            if not isinstance(text, str) or not text.strip():
-                return SetParametersResult(successful=False, reason="robot_description: the model is empty")
-            source = ("text", text)
-        elif "model_file" in changed:  # cleared: fall back to the robot_description parameter
-            text = str(self.get_parameter("robot_description").value)
-            if not text.strip():
-                return SetParametersResult(successful=False,
-                                           reason="model_file cleared but robot_description is empty")
-            source = ("text", text)
-        elif self._source is not None:
-            source = self._source  # options or prefix changed: reload the same model with them
+        model_file = str(changed.get("model_file", self.get_parameter("model_file").value))
+        description = changed.get("robot_description", self.get_parameter("robot_description").value)
+        if model_file:
+            if "robot_description" in changed and "model_file" not in changed:
+                return SetParametersResult(successful=False, reason=(
+                    f"model_file '{model_file}' is set and takes precedence over robot_description: set "
+                    "model_file to '' (in the same call, or first) to serve a description"))
+            source = ("file", model_file)
         else:
+            if not isinstance(description, str) or not description.strip():
+                what = "model_file cleared but robot_description" if "model_file" in changed else \
+                    "robot_description"
+                return SetParametersResult(successful=False, reason=f"{what} is empty: no model to serve")
+            source = ("text", description)
+        served = self._served
+        options_changed = any(name in changed for name in _OPTION_PARAMS + ("frame_prefix",))
+        if served is not None and not options_changed and source[0] == "text" and description == served.text:
+            # model_file cleared: the same model goes on, now from its text (no reload, which
+            # could fail for a file whose relative includes only resolve next to it)
+            self._pending = (served, source)
             return SetParametersResult(successful=True)
         try:
             served = self._build(source, changed)
@@ -232,7 +296,10 @@ class ModelServer(Node):
         if self._pending is not None:
             served, source = self._pending
             self._pending = None
-            self._apply(served, source)
+            if served is self._served:
+                self._source = source
+            else:
+                self._apply(served, source)
 
     def _on_description_topic(self, msg: String) -> None:
         try:
@@ -333,10 +400,24 @@ def _executor():
     return SingleThreadedExecutor()
 
 
+def _quiet_signals() -> None:
+    """SIGINT/SIGTERM only stop the node: no KeyboardInterrupt, ever.
+
+    rclpy's own handlers (installed by rclpy.init, for SIGINT and SIGTERM) shut the context down,
+    which ends spin(), and then call the handler that was there before them. Left at Python's
+    default, that raises KeyboardInterrupt wherever the main thread happens to be, and a second
+    Ctrl-C (the terminal signals the whole process group, and ros2 launch signals its children
+    again) lands in the teardown: a traceback and exit code -2. A no-op handler avoids both.
+    """
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda signum, frame: None)
+
+
 def main(args: list[str] | None = None) -> int:
+    """Run the node until SIGINT/SIGTERM (exit 0) or a start-up error (exit 1)."""
+    _quiet_signals()
     rclpy.init(args=args if args is not None else sys.argv)
     node = None
-    code = 0
     try:
         try:
             node = ModelServer()
@@ -346,13 +427,16 @@ def main(args: list[str] | None = None) -> int:
         executor = _executor()
         executor.add_node(node)
         executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
+    except ExternalShutdownException:
         pass
+    except Exception:  # a signal during start-up shuts the context down under the node's feet
+        if rclpy.ok():
+            raise
     finally:
         if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()
-    return code
+    return 0
 
 
 if __name__ == "__main__":
