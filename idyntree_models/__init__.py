@@ -9,6 +9,7 @@ from .api import convert, export_model, load_model
 from .errors import ModelError
 from .formats import FORMATS
 from .model import Kinematics, Model
+from .model.reduce import reduce
 
-__all__ = ["FORMATS", "Kinematics", "Model", "ModelError", "convert", "export_model", "load_model"]
+__all__ = ["FORMATS", "Kinematics", "Model", "ModelError", "convert", "export_model", "load_model", "reduce"]
 __version__ = "0.1.0"

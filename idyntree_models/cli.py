@@ -8,6 +8,7 @@ import os
 import sys
 
 from .api import export_model, load_model
+from .cli_options import add_reduce_arguments, reduce_from_args
 from .errors import ModelError
 from .formats import FORMATS, detect_format, format_from_path, get_format
 
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="extra directory to search for model:// URIs (repeatable; SDF_PATH and GZ_SIM_RESOURCE_PATH are used too)",
     )
+    add_reduce_arguments(p)
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     return p
 
@@ -87,6 +89,7 @@ def run(argv: list[str] | None = None) -> int:
                 raise e.with_source("<stdin>") from None
         else:
             model = load_model(os.fspath(args.input), args.input_format, warnings=warnings, **options)
+        model = reduce_from_args(model, args, warnings)
         text = export_model(
             model,
             out_format,

@@ -27,6 +27,7 @@ def _link_sensor_transform(ft, link_index) -> np.ndarray:
 class Reference:
     links: dict[str, dict] = field(default_factory=dict)
     frames: dict[str, str] = field(default_factory=dict)  # additional frame -> parent link
+    frame_transforms: dict[str, np.ndarray] = field(default_factory=dict)  # additional frame -> link_H_frame
     joints: dict[str, dict] = field(default_factory=dict)
     sensors: dict[str, dict] = field(default_factory=dict)
     base: str = ""
@@ -42,6 +43,22 @@ def load(text: str, *, fold: bool = False, sensor_frames: bool = True) -> Refere
     loader.setParsingOptions(opts)
     if not loader.loadModelFromString(text):
         raise RuntimeError("iDynTree failed to load the model")
+    return from_loader(loader)
+
+
+def reduced(text: str, keep: list[str], locked: dict[str, float] | None = None) -> Reference:
+    """iDynTree's reduced model (ModelLoader.loadReducedModelFromFullModel) of a URDF text."""
+    full = idt.ModelLoader()
+    if not full.loadModelFromString(text):
+        raise RuntimeError("iDynTree failed to load the model")
+    loader = idt.ModelLoader()
+    if not loader.loadReducedModelFromFullModel(full.model(), list(keep), dict(locked or {})):
+        raise RuntimeError("iDynTree failed to reduce the model")
+    return from_loader(loader)
+
+
+def from_loader(loader) -> Reference:
+    """Everything the comparisons need from a loader holding a model."""
     model = loader.model().copy()
     ref = Reference(model=model)
     ref.base = model.getLinkName(model.getDefaultBaseLink())
@@ -58,6 +75,7 @@ def load(text: str, *, fold: bool = False, sensor_frames: bool = True) -> Refere
         ref.links[model.getLinkName(i)] = {"mass": mass, "com": com, "inertia": i_com}
     for f in range(model.getNrOfLinks(), model.getNrOfFrames()):
         ref.frames[model.getFrameName(f)] = model.getLinkName(model.getFrameLink(f))
+        ref.frame_transforms[model.getFrameName(f)] = _t(model.getFrameTransform(f))
     for j in range(model.getNrOfJoints()):
         joint = model.getJoint(j)
         if joint.isFixedJoint():

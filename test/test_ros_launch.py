@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from ros_harness import domain_id
 
 REPO = Path(__file__).resolve().parents[1]

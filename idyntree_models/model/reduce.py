@@ -1,0 +1,228 @@
+"""Reduced models: keep some joints, lock the others, lump each rigid group into one link.
+
+The semantics are those of iDynTree's `ModelLoader.loadReducedModelFromFullModel` (and
+`createReducedModel`): the tree is cut at the kept joints; every group of links connected by
+locked joints becomes one link named after the group's link nearest the base, whose frame it keeps;
+the group's mass, centre of mass and inertia are combined exactly at the locked positions; the
+other links of the group become additional frames, and every frame, shape and sensor is re-expressed
+on the lumped link.
+
+One difference, so that no sensor is lost silently: a force/torque sensor measures across its joint,
+which a lumped link no longer has.  iDynTree drops such a sensor without a word; by default we keep
+its joint (fixed at its locked position, with a warning saying so), and with
+`keep_sensor_joints=False` we drop the sensor as iDynTree does, with a warning naming it.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+from ..errors import ModelError
+from .kinematics import Kinematics
+from .model import (
+    ForceTorqueSensor,
+    Frame,
+    Inertia,
+    Joint,
+    JointType,
+    Link,
+    LinkSensor,
+    Model,
+    Shape,
+)
+from .topology import tree_order
+
+log = logging.getLogger(__name__)
+
+
+def combine_inertias(parts: Iterable[tuple[Inertia, np.ndarray]]) -> Inertia:
+    """The inertia of rigidly joined bodies, each given with its pose in the common frame.
+
+    Exact (parallel-axis theorem about the common COM); a massless result keeps its rotational
+    inertia about the frame origin, as iDynTree's spatial-inertia sum does.
+    """
+    parts = list(parts)
+    mass = sum(i.mass for i, _ in parts)
+    coms = [(x[:3, :3] @ i.com + x[:3, 3]) for i, x in parts]
+    if mass > 0.0:
+        com = sum(i.mass * c for (i, _), c in zip(parts, coms)) / mass
+    else:
+        com = np.zeros(3)
+    inertia = np.zeros((3, 3))
+    for (i, x), c in zip(parts, coms):
+        r = x[:3, :3]
+        d = c - com
+        inertia += r @ i.inertia @ r.T + i.mass * (float(d @ d) * np.eye(3) - np.outer(d, d))
+    return Inertia(mass, com, 0.5 * (inertia + inertia.T))
+
+
+def _locked_positions(model: Model, keep: set[str], locked: Mapping[str, object]) -> dict[str, object]:
+    """Positions of every locked joint (given, mimicked or zero), after checking the request."""
+    for name, value in locked.items():
+        joint = model.joints.get(name)
+        if joint is None:
+            raise ModelError(f"cannot lock joint '{name}': the model has no such joint")
+        if name in keep:
+            raise ModelError(f"joint '{name}' is both kept and locked")
+        if joint.type is JointType.SPHERICAL:
+            q = np.asarray(value, dtype=float).reshape(-1)
+            if q.shape != (4,) or not np.all(np.isfinite(q)) or np.linalg.norm(q) < 1e-12:
+                raise ModelError(f"spherical joint '{name}' is locked with a quaternion w, x, y, z (got {value!r})")
+        elif joint.dofs == 1:
+            try:
+                v = float(value)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                raise ModelError(f"joint '{name}' is locked with one number (got {value!r})") from None
+            if not np.isfinite(v):
+                raise ModelError(f"joint '{name}' is locked at a non-finite position ({value!r})")
+    positions: dict[str, object] = dict(locked)
+    for joint in model.joints.values():
+        if joint.mimic is None:
+            continue
+        master = joint.mimic.joint
+        if (joint.name in keep) != (master in keep):
+            kept, other = (joint.name, master) if joint.name in keep else (master, joint.name)
+            raise ModelError(
+                f"joint '{joint.name}' mimics '{master}': keep both or lock both ('{kept}' is kept, '{other}' is not)"
+            )
+        if joint.name in keep:
+            continue
+        implied = joint.mimic.multiplier * float(positions.get(master, 0.0)) + joint.mimic.offset  # type: ignore[arg-type]
+        if joint.name in locked and abs(float(locked[joint.name]) - implied) > 1e-12:  # type: ignore[arg-type]
+            raise ModelError(
+                f"joint '{joint.name}' mimics '{master}', so it is locked at {implied!r}, not at {locked[joint.name]!r}"
+            )
+        positions[joint.name] = implied
+    return positions
+
+
+def reduce(
+    model: Model,
+    keep: Iterable[str],
+    locked: Mapping[str, object] | None = None,
+    *,
+    keep_sensor_joints: bool = True,
+    warnings: list[str] | None = None,
+) -> Model:
+    """A new model with only the joints in `keep` (any type); the others are locked.
+
+    `locked` gives positions of locked joints by name (a number, or a quaternion w, x, y, z for a
+    spherical joint); joints left out are locked at zero.  The input model is not changed.
+    Raises ModelError for unknown joints, a joint both kept and locked, or a mimic relation cut
+    in two.  Warnings (sensor joints kept or sensors dropped) are appended to `warnings`.
+    """
+    keep_list = list(dict.fromkeys(keep))
+    unknown = [name for name in keep_list if name not in model.joints]
+    if unknown:
+        raise ModelError(f"cannot keep joint(s) {', '.join(repr(n) for n in unknown)}: the model has no such joint")
+    kept = set(keep_list)
+    locked = dict(locked or {})
+    positions = _locked_positions(model, kept, locked)
+    notes: list[str] = []
+
+    sensors = dict(model.sensors)
+    fixed_for_sensor: dict[str, str] = {}  # joint -> sensor that needs it
+    for sensor in model.sensors.values():
+        if isinstance(sensor, ForceTorqueSensor) and sensor.parent_joint not in kept:
+            if keep_sensor_joints:
+                fixed_for_sensor.setdefault(sensor.parent_joint, sensor.name)
+            else:
+                del sensors[sensor.name]
+                notes.append(
+                    f"force/torque sensor '{sensor.name}' dropped: its joint '{sensor.parent_joint}' is locked "
+                    "inside a lumped link"
+                )
+    for joint, sensor in fixed_for_sensor.items():
+        notes.append(
+            f"joint '{joint}' kept as a fixed joint at its locked position because force/torque sensor "
+            f"'{sensor}' measures across it"
+        )
+
+    tree = tree_order(model)
+    kin = Kinematics(model)
+    local = kin.joint_transforms(_independent(kin, positions))[0]  # parent_H_child at the locked positions
+    at_lock = {joint.name: local[i] for i, joint in enumerate(kin.joints)}
+
+    group: dict[str, str] = {}
+    root_H: dict[str, np.ndarray] = {}  # group root_H_link
+    for link in tree.order:
+        joint = tree.parent_joint.get(link)
+        if joint is None or joint.name in kept or joint.name in fixed_for_sensor:
+            group[link], root_H[link] = link, np.eye(4)
+        else:
+            group[link] = group[joint.parent]
+            root_H[link] = root_H[joint.parent] @ at_lock[joint.name]
+
+    out = Model(name=model.name, default_base_link=model.default_base_link)
+    out.metadata = {k: v for k, v in model.metadata.items() if k != "lines"}
+    members: dict[str, list[str]] = {}
+    for link in tree.order:
+        members.setdefault(group[link], []).append(link)
+    for root, names in members.items():
+        out.links[root] = Link(
+            root,
+            combine_inertias((model.links[n].inertia, root_H[n]) for n in names),
+            visuals=[_moved(s, root_H[n]) for n in names for s in model.links[n].visuals],
+            collisions=[_moved(s, root_H[n]) for n in names for s in model.links[n].collisions],
+        )
+        for n in names[1:]:
+            out.frames[n] = Frame(n, root, root_H[n].copy())
+    for frame in model.frames.values():
+        out.frames[frame.name] = Frame(frame.name, group[frame.parent_link], root_H[frame.parent_link] @ frame.link_H_frame)
+
+    for joint in model.joints.values():
+        if joint.name in kept:
+            out.joints[joint.name] = _moved_joint(joint, group[joint.parent], root_H[joint.parent])
+        elif joint.name in fixed_for_sensor:
+            out.joints[joint.name] = Joint(joint.name, JointType.FIXED, group[joint.parent], joint.child,
+                                           root_H[joint.parent] @ at_lock[joint.name])
+
+    for sensor in sensors.values():
+        out.sensors[sensor.name] = _moved_sensor(sensor, group, root_H)
+    out.initial_configuration = {k: v for k, v in model.initial_configuration.items() if k in kept}
+    for note in notes:
+        log.warning(note)
+        if warnings is not None:
+            warnings.append(note)
+    return out
+
+
+def _independent(kin: Kinematics, positions: Mapping[str, object]) -> dict[str, object]:
+    """The positions Kinematics takes (independent joints only: mimic joints follow their master)."""
+    return {name: value for name, value in positions.items() if name in kin.position_index}
+
+
+def _moved(shape: Shape, root_H_link: np.ndarray) -> Shape:
+    out = copy.deepcopy(shape)
+    out.link_H_geometry = root_H_link @ shape.link_H_geometry
+    return out
+
+
+def _moved_joint(joint: Joint, parent: str, root_H_parent: np.ndarray) -> Joint:
+    out = copy.deepcopy(joint)
+    out.parent = parent
+    out.rest_transform = root_H_parent @ joint.rest_transform
+    if joint.type is JointType.SPHERICAL and joint.center is not None:
+        out.center = root_H_parent[:3, :3] @ joint.center + root_H_parent[:3, 3]
+    return out
+
+
+def _moved_sensor(sensor, group: dict[str, str], root_H: dict[str, np.ndarray]):
+    out = copy.deepcopy(sensor)
+    if isinstance(sensor, LinkSensor):
+        out.parent_link = group[sensor.parent_link]
+        out.link_H_sensor = root_H[sensor.parent_link] @ sensor.link_H_sensor
+    elif isinstance(sensor, ForceTorqueSensor):
+        out.first_link = group[sensor.first_link]
+        out.second_link = group[sensor.second_link]
+        out.applied_wrench_link = group[sensor.applied_wrench_link]
+        out.first_link_H_sensor = root_H[sensor.first_link] @ sensor.first_link_H_sensor
+        out.second_link_H_sensor = root_H[sensor.second_link] @ sensor.second_link_H_sensor
+    return out
+
+
+__all__ = ["combine_inertias", "reduce"]

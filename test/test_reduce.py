@@ -1,0 +1,217 @@
+"""Reduced models against iDynTree's ModelLoader.loadReducedModelFromFullModel, and against the full model.
+
+iDynTree is the reference for lumping (link names, mass, COM, inertia), frames (parents and poses),
+sensors and kinematics; the full model's own kinematics checks that every frame of the reduced model
+sits where it sat in the full model at the locked positions.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from idyntree_models import Kinematics, load_model, reduce
+from idyntree_models.errors import ModelError
+from idyntree_models.model import ForceTorqueSensor, JointType, LinkSensor
+
+import idyntree_oracle as oracle
+from conftest import REPO, model_file
+
+TOL = 1e-9
+
+ICUB_KEEP = [
+    "torso_pitch", "torso_roll", "torso_yaw",
+    "l_shoulder_pitch", "l_shoulder_roll", "l_elbow", "r_shoulder_pitch", "r_elbow",
+    "l_hip_pitch", "l_knee", "l_ankle_pitch", "r_hip_pitch", "r_knee", "r_ankle_pitch",
+]
+FT_JOINTS = ["l_arm_ft_sensor", "r_arm_ft_sensor", "l_leg_ft_sensor", "r_leg_ft_sensor", "l_foot_ft_sensor",
+             "r_foot_ft_sensor"]
+LOCKED = {"neck_pitch": 0.3, "l_shoulder_yaw": -0.4, "r_hip_roll": 0.25, "l_ankle_roll": -0.1, "r_shoulder_roll": 0.7}
+
+CASES = {
+    "iCubGenova02": ("urdf/idyntree/iCubGenova02.urdf", ICUB_KEEP + FT_JOINTS, LOCKED),
+    "iCubGenova02-legs-only": ("urdf/idyntree/iCubGenova02.urdf",
+                               ["l_hip_pitch", "l_knee", "r_hip_pitch", "r_knee"], {}),
+    "iCubDarmstadt01": ("urdf/idyntree/iCubDarmstadt01.urdf", ICUB_KEEP + FT_JOINTS, LOCKED),
+    "icub_sensorised": ("urdf/idyntree/icub_sensorised.urdf", ["torso_yaw", "l_elbow", "r_knee"], {"neck_yaw": 0.5}),
+    "iCubGenova04": ("urdf/icub-models/iCubGenova04/model.urdf", ICUB_KEEP + FT_JOINTS, LOCKED),
+}
+
+
+def _close(a, b, tol=TOL) -> bool:
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= tol * max(1.0, np.abs(a).max(initial=0), np.abs(b).max(initial=0))))
+
+
+@pytest.fixture(scope="module", params=list(CASES), ids=list(CASES))
+def case(request):
+    rel, keep, locked = CASES[request.param]
+    path = model_file(rel)
+    full = load_model(path)
+    # iDynTree drops a force/torque sensor whose joint is not kept (we keep the joint): list them all
+    sensor_joints = [s.parent_joint for s in full.sensors.values() if isinstance(s, ForceTorqueSensor)]
+    keep = list(dict.fromkeys([j for j in keep if j in full.joints] + sensor_joints))
+    warnings: list[str] = []
+    ours = reduce(full, keep, locked, warnings=warnings)
+    ref = oracle.reduced(path.read_text(), keep, locked)
+    return full, ours, ref, keep, locked, warnings
+
+
+def test_links_and_inertia_match_idyntree(case):
+    _, ours, ref, *_ = case
+    assert set(ours.links) == set(ref.links)
+    for name, r in ref.links.items():
+        i = ours.links[name].inertia
+        assert abs(i.mass - r["mass"]) <= TOL * max(1.0, r["mass"]), name
+        if r["mass"] > 0:
+            assert _close(i.com, r["com"]), name
+        assert _close(i.inertia, r["inertia"]), (name, i.inertia, r["inertia"])
+
+
+def test_frames_match_idyntree(case):
+    _, ours, ref, *_ = case
+    assert set(ours.frames) == set(ref.frames)
+    for name, parent in ref.frames.items():
+        assert ours.frames[name].parent_link == parent, name
+        assert _close(ours.frames[name].link_H_frame, ref.frame_transforms[name]), name
+
+
+def test_joints_and_sensors_match_idyntree(case):
+    _, ours, ref, keep, *_ = case
+    assert set(ours.joints) == set(ref.joints) == set(keep)
+    for name, r in ref.joints.items():
+        j = ours.joints[name]
+        assert {j.parent, j.child} == r["links"] and j.dofs == r["dofs"], name
+    assert set(ours.sensors) == set(ref.sensors)
+    for name, r in ref.sensors.items():
+        s = ours.sensors[name]
+        if r["type"] == "force_torque":
+            assert isinstance(s, ForceTorqueSensor)
+            for attr in ("parent_joint", "first_link", "second_link", "applied_wrench_link"):
+                assert getattr(s, attr) == r[attr], (name, attr)
+            assert _close(s.first_link_H_sensor, r["first_link_H_sensor"]), name
+            assert _close(s.second_link_H_sensor, r["second_link_H_sensor"]), name
+        else:
+            assert isinstance(s, LinkSensor) and s.parent_link == r["parent_link"], name
+            assert _close(s.link_H_sensor, r["link_H_sensor"]), name
+
+
+def test_kinematics_match_idyntree(case):
+    _, ours, ref, keep, *_ = case
+    kin = Kinematics(ours)
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        config = {j: float(rng.uniform(-1.5, 1.5)) for j in keep if ours.joints[j].dofs == 1}
+        theirs = oracle.world_transforms(ref, config)
+        mine = kin.world_transforms(config)
+        bad = [n for n in theirs if not _close(mine[n], theirs[n])]
+        assert not bad, bad[:10]
+
+
+def test_every_full_frame_is_where_the_full_model_puts_it(case):
+    """Independent of iDynTree: reduced kinematics == full kinematics with the locked joints at their values."""
+    full, ours, _, keep, locked, _ = case
+    kf, kr = Kinematics(full), Kinematics(ours)
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        config = {j: float(rng.uniform(-1.5, 1.5)) for j in keep if full.joints[j].dofs == 1}
+        wf = kf.world_transforms({**locked, **config})
+        wr = kr.world_transforms(config)
+        assert set(wr) == set(wf)
+        bad = [n for n in wf if not _close(wr[n], wf[n])]
+        assert not bad, bad[:10]
+    mass_full = sum(lk.inertia.mass for lk in full.links.values())
+    assert abs(sum(lk.inertia.mass for lk in ours.links.values()) - mass_full) < 1e-9
+
+
+def test_ft_sensor_joints_are_kept_unless_asked_to_drop_them():
+    path = model_file("urdf/idyntree/iCubGenova02.urdf")
+    full = load_model(path)
+    warnings: list[str] = []
+    kept = reduce(full, ICUB_KEEP, LOCKED, warnings=warnings)
+    assert set(kept.sensors) == set(full.sensors)
+    assert {j for j in kept.joints if kept.joints[j].type is JointType.FIXED} == set(FT_JOINTS)
+    assert len(warnings) == len(FT_JOINTS) and all("kept as a fixed joint" in w for w in warnings)
+    # same model as iDynTree's when the sensor joints are listed explicitly
+    ref = oracle.reduced(path.read_text(), ICUB_KEEP + FT_JOINTS, LOCKED)
+    assert set(kept.links) == set(ref.links)
+    for name, r in ref.links.items():
+        assert _close(kept.links[name].inertia.inertia, r["inertia"]), name
+    # iDynTree's behaviour, but said out loud
+    warnings = []
+    dropped = reduce(full, ICUB_KEEP, LOCKED, keep_sensor_joints=False, warnings=warnings)
+    ref = oracle.reduced(path.read_text(), ICUB_KEEP, LOCKED)
+    assert set(dropped.sensors) == set(ref.sensors) == set()
+    assert set(dropped.links) == set(ref.links)
+    assert len(warnings) == len(FT_JOINTS) and all("dropped" in w for w in warnings)
+
+
+def test_input_model_is_not_changed():
+    full = load_model(model_file("urdf/idyntree/iCubGenova02.urdf"))
+    before = full.copy()
+    reduce(full, ICUB_KEEP, LOCKED)
+    from model_compare import model_differences
+
+    assert model_differences(full, before, kinematics_samples=1) == []
+
+
+@pytest.mark.parametrize("keep, locked, message", [
+    (["nope"], {}, "cannot keep joint(s) 'nope'"),
+    (["torso_yaw"], {"nope": 0.1}, "cannot lock joint 'nope'"),
+    (["torso_yaw"], {"torso_yaw": 0.1}, "both kept and locked"),
+    (["torso_yaw"], {"torso_pitch": "a lot"}, "locked with one number"),
+    (["torso_yaw"], {"torso_pitch": float("nan")}, "non-finite"),
+])
+def test_bad_requests_are_clear_errors(keep, locked, message):
+    full = load_model(model_file("urdf/idyntree/iCubGenova02.urdf"))
+    with pytest.raises(ModelError, match=None) as e:
+        reduce(full, keep, locked)
+    assert message in str(e.value)
+
+
+DEMO = REPO / "idyntree_models" / "data" / "demo_arm.urdf"
+
+
+def test_mimic_relations_and_spherical_joints():
+    full = load_model(DEMO)
+    mimics = [j for j in full.joints.values() if j.mimic is not None]
+    spherical = [j.name for j in full.joints.values() if j.type is JointType.SPHERICAL]
+    assert mimics and spherical
+    follower, master = mimics[0].name, mimics[0].mimic.joint
+    with pytest.raises(ModelError, match="mimics"):
+        reduce(full, [master])
+    # lock the master: the follower follows it; lock the spherical joint with a quaternion
+    q = np.array([0.9, 0.1, -0.3, 0.2])
+    q /= np.linalg.norm(q)
+    locked = {master: 0.4, spherical[0]: q}
+    keep = [j.name for j in full.joints.values() if j.dofs and j.name not in (master, follower, spherical[0])]
+    ours = reduce(full, keep, locked)
+    wf = Kinematics(full).world_transforms(locked)
+    wr = Kinematics(ours).world_transforms({})
+    assert all(_close(wr[n], wf[n]) for n in wf)
+    with pytest.raises(ModelError, match="locked at"):
+        reduce(full, keep, {**locked, follower: 123.0})
+    with pytest.raises(ModelError, match="quaternion"):
+        reduce(full, keep, {spherical[0]: 0.3})
+
+
+def test_convert_cli_keep_and_lock(tmp_path):
+    """idyntree-model-convert --keep-joints/--lock writes the reduced model (checked against iDynTree)."""
+    path = model_file("urdf/idyntree/iCubGenova02.urdf")
+    out = tmp_path / "reduced.urdf"
+    keep = ICUB_KEEP + FT_JOINTS
+    args = [sys.executable, "-m", "idyntree_models.cli", "-i", str(path), "-o", str(out), "-q",
+            "--keep-joints", ",".join(keep)] + [a for k, v in LOCKED.items() for a in ("--lock", f"{k}={v}")]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    back = load_model(out)
+    ref = oracle.reduced(path.read_text(), keep, LOCKED)
+    assert set(back.links) == set(ref.links)
+    assert set(back.joints) == set(keep)
+    for name, r in ref.links.items():
+        assert _close(back.links[name].inertia.mass, r["mass"]) and _close(back.links[name].inertia.inertia, r["inertia"])
+    bad = subprocess.run(args[:-2] + ["--lock", "torso_pitch"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 1 and "JOINT=VALUE" in bad.stderr and "Traceback" not in bad.stderr
