@@ -43,6 +43,7 @@ setup(
     entry_points={
         'console_scripts': [
             'idyntree-model-convert = idyntree_models.cli:main',
+            'idyntree-model-info = idyntree_models.info_cli:main',
             'model_server = idyntree_models.ros.model_server:main',
             'example_estimator = idyntree_models.ros.example_estimator:main',
         ],

@@ -14,6 +14,31 @@ from .model.model import Model
 from .model.reduce import reduce
 
 
+def add_load_arguments(p: argparse.ArgumentParser) -> None:
+    """Parser options of every command that reads a model (idyntree-model-convert spells out the same ones)."""
+    p.add_argument("--input-format", help="input format (default: from the extension or the content)")
+    p.add_argument(
+        "--convert-three-revolute-joints-to-spherical",
+        action="store_true",
+        help="fold chains of three revolute joints with intersecting perpendicular axes into spherical joints",
+    )
+    p.add_argument("--no-sensor-frames", action="store_true", help="do not add a frame for each sensor")
+    p.add_argument("--model", help="SDF world: the model to load (default: the first)")
+    p.add_argument("--skeleton", help="SKEL world: the skeleton to load (default: the first)")
+    p.add_argument("--model-path", action="append", default=[], metavar="DIR",
+                   help="extra directory to search for model:// URIs (repeatable)")
+
+
+def load_options_from_args(args: argparse.Namespace) -> dict:
+    return {
+        "convert_three_revolute_joints_to_spherical": args.convert_three_revolute_joints_to_spherical,
+        "add_sensor_frames_as_additional_frames": not args.no_sensor_frames,
+        "model": args.model,
+        "skeleton": args.skeleton,
+        "search_paths": tuple(args.model_path),
+    }
+
+
 def add_reduce_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--keep-joints",
@@ -59,4 +84,4 @@ def reduce_from_args(model: Model, args: argparse.Namespace, warnings: list[str]
     return reduce(model, keep, parse_assignments(args.lock, "--lock"), warnings=warnings)
 
 
-__all__ = ["add_reduce_arguments", "parse_assignments", "reduce_from_args"]
+__all__ = ["add_load_arguments", "add_reduce_arguments", "load_options_from_args", "parse_assignments", "reduce_from_args"]

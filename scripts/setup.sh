@@ -165,6 +165,18 @@ if ! stamp_ok pkg "$PKG_HASH"; then
   stamp_set pkg "$PKG_HASH"
 fi
 
+# The idyntree wheel (a test tool) installs console scripts named like ours (idyntree-model-info):
+# whichever package pip installed last owns .venv/bin/<name>. Ours must win, so reinstall this
+# package whenever one of its scripts there is missing or not ours (e.g. after idyntree was upgraded).
+for script in $(sed -n "s/^ *'\([A-Za-z0-9_.-]*\) = idyntree_models[.:].*/\1/p" setup.py); do
+  if ! grep -qs "idyntree_models" "$VENV/bin/$script"; then
+    log "$VENV/bin/$script is not ours (installed by another package): reinstalling idyntree_models..."
+    run_step "pip install -e . (console scripts)" "$VENV/setup-pkg.log" \
+      "$VPY" -m pip install -q --no-deps --no-build-isolation --force-reinstall -e .
+    break
+  fi
+done
+
 if [ -f idyntree_models/cli.py ] && [ ! -x "$VENV/bin/idyntree-model-convert" ]; then
   die "$VENV/bin/idyntree-model-convert was not installed (see $VENV/setup-pkg.log)"
 fi

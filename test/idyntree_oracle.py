@@ -66,9 +66,11 @@ def from_loader(loader) -> Reference:
         link = model.getLink(i)
         inertia = link.getInertia()
         mass = inertia.getMass()
-        i_origin = np.array(inertia.getRotationalInertiaWrtFrameOrigin().toNumPy())
+        rot_inertia = inertia.getRotationalInertiaWrtFrameOrigin()  # keep the temporary alive: toNumPy is a view
+        i_origin = np.array(rot_inertia.toNumPy(), copy=True)
         if mass > 0:  # iDynTree's COM of a massless link is undefined (uninitialised memory)
-            com = np.array(inertia.getCenterOfMass().toNumPy())
+            com_vector = inertia.getCenterOfMass()
+            com = np.array(com_vector.toNumPy(), copy=True)
             i_com = i_origin - mass * (com @ com * np.eye(3) - np.outer(com, com))
         else:
             com, i_com = np.zeros(3), i_origin
