@@ -34,6 +34,7 @@ from ..api import convert, export_model, load_model, read_source
 from ..errors import ModelError
 from ..formats import FORMATS, get_format
 from ..model.model import JointType
+from ..model.reduce import reduce
 from .served import ServedModel
 from .tf_codec import make_tf_message
 
@@ -54,7 +55,7 @@ TF_QOS = QoSProfile(
 
 _LIBRARY_LOG = logging.getLogger("idyntree_models")
 _OPTION_PARAMS = ("convert_three_revolute_joints_to_spherical", "add_sensor_frames_as_additional_frames")
-_SOURCE_PARAMS = ("robot_description", "model_file") + _OPTION_PARAMS + ("frame_prefix",)
+_SOURCE_PARAMS = ("robot_description", "model_file") + _OPTION_PARAMS + ("frame_prefix", "reduced_joints")
 
 
 class _NodeLogHandler(logging.Handler):
@@ -104,6 +105,10 @@ class ModelServer(Node):
             "into spherical joints.", boolean))
         self.declare_parameter("add_sensor_frames_as_additional_frames", True, _descriptor(
             "Add one frame per sensor, named after it, to the model (as iDynTree's parser option).", boolean))
+        self.declare_parameter("reduced_joints", "", _descriptor(
+            "Serve a reduced model: only these joints (a string array, or one string of names separated by commas "
+            "or spaces); the others are locked at zero and rigid groups lumped, as iDynTree's "
+            "loadReducedModelFromFile. Empty = the full model.", string, dynamic_typing=True))
         self.declare_parameter("publish_frequency", 20.0, _descriptor(
             "Maximum rate of /tf updates per joint, in Hz (as robot_state_publisher); 0 = publish every "
             "joint_states message.", double,
@@ -189,6 +194,10 @@ class ModelServer(Node):
                 _, _, fmt = read_source(value.encode("utf-8"))
                 model = load_model(value.encode("utf-8"), **opts)
                 text = value
+            keep = _joint_list((overrides or {}).get("reduced_joints", self.get_parameter("reduced_joints").value))
+            if keep:  # the served description is the reduced model, so consumers see only the kept joints
+                model = reduce(model, keep)  # its warnings are logged, like the loader's
+                text, fmt = export_model(model, "urdf"), get_format("urdf")
             return ServedModel(model, text, fmt.name, prefix)  # loader warnings were logged already
         except ModelError:
             raise
@@ -277,7 +286,7 @@ class ModelServer(Node):
                 return SetParametersResult(successful=False, reason=f"{what} is empty: no model to serve")
             source = ("text", description)
         served = self._served
-        options_changed = any(name in changed for name in _OPTION_PARAMS + ("frame_prefix",))
+        options_changed = any(name in changed for name in _OPTION_PARAMS + ("frame_prefix", "reduced_joints"))
         if served is not None and not options_changed and source[0] == "text" and description == served.text:
             # model_file cleared: the same model goes on, now from its text (no reload, which
             # could fail for a file whose relative includes only resolve next to it)
@@ -387,6 +396,15 @@ class ModelServer(Node):
             response.success, response.message = False, f"internal error: {type(e).__name__}: {e}"
             self.get_logger().error(f"get_model: {response.message}")
         return response
+
+
+def _joint_list(value) -> list[str]:
+    """reduced_joints as names: a string array, or one string separated by commas or spaces."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return value.replace(",", " ").split()
+    return [str(v).strip() for v in value if str(v).strip()]
 
 
 def _executor():
