@@ -78,6 +78,8 @@ def load_model(
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:  # a loader bug, reported plainly
         log.debug("internal error while reading %s", name or fmt.name, exc_info=True)
         raise ModelError(f"internal error while reading {fmt.name}: {type(e).__name__}: {e}", source=name) from e
+    if opts.base_dir:  # where relative resources (meshes) are found, for exporters that reference them
+        model.metadata.setdefault("source_dir", opts.base_dir)
     if warnings is not None:
         warnings.extend(diag.warnings)
     return model

@@ -48,6 +48,7 @@ FORMATS: dict[str, Format] = {
         Format("sdf", "sdf", (".sdf", ".world"), "SDFormat 1.4 to 1.11"),
         Format("idyntree-model-json", "idyntree_json", (".json",), "iDynTree model JSON, version 1"),
         Format("skel", "skel", (".skel",), "DART SKEL"),
+        Format("mjcf", "mjcf", (".mjcf", ".xml"), "MuJoCo MJCF"),
     )
 }
 
@@ -77,12 +78,12 @@ def detect_format(text: str) -> Format:
     from .xmlutil import root_tag
 
     tag = root_tag(stripped)
-    by_root = {"robot": "urdf", "sdf": "sdf", "skel": "skel"}
+    by_root = {"robot": "urdf", "sdf": "sdf", "skel": "skel", "mujoco": "mjcf"}
     if tag in by_root:
         return FORMATS[by_root[tag]]
     if tag is None:
         raise ModelError("cannot tell the model format: the text is neither JSON nor XML")
-    raise ModelError(f"cannot tell the model format from the root element <{tag}> (expected robot, sdf or skel)")
+    raise ModelError(f"cannot tell the model format from the root element <{tag}> (expected robot, sdf, skel or mujoco)")
 
 
 def loader(fmt: Format):

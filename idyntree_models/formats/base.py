@@ -33,6 +33,7 @@ class ExportOptions:
 
     export_spherical_joints_as_three_revolute_joints: bool = True
     sdf_version: str = "1.9"
+    mjcf_free_joint: bool = False  # MJCF: a <freejoint> on the base body (floating base) instead of welding it
 
     @classmethod
     def from_kwargs(cls, **kwargs) -> ExportOptions:

@@ -1,0 +1,939 @@
+"""MJCF (MuJoCo's XML): export, and import of what export writes plus common hand-written MJCF.
+
+Export maps each link to a body nested as the tree is, each joint to a MuJoCo joint in the child
+body (hinge, slide, ball; fixed joints are bodies without joints), inertia to `<inertial>` with
+principal moments (`diaginertia` + `quat`, so MuJoCo's own eigen-decomposition never rounds a
+boundary inertia into an invalid one), shapes to geoms (visuals without contacts in group 1,
+collisions in group 3), frames and sensor frames to sites, sensors to MuJoCo sensors
+(accelerometer, gyro, force + torque pairs), mimic joints to `<equality><joint>`.
+MuJoCo refuses some valid models, and we say what we change for it:
+- a moving body whose rigid group (the body and what is welded to it) has no mass or inertia:
+  MuJoCo's compiler rejects it ("mass and inertia of moving bodies must be larger than mjMINVAL");
+  its `boundmass`/`boundinertia` remedy would change every body, so we add the smallest mass and
+  inertia it accepts (MIN_MASS, MIN_INERTIA) to that body only, with a warning;
+- principal moments violating the triangle inequality (A + B >= C): `balanceinertia` is switched
+  on, with a warning naming the links (MuJoCo refuses them otherwise);
+- a mesh file that is not found, or is in a format MuJoCo does not read, is left out (MuJoCo refuses
+  a model whose mesh file is missing), with one warning.
+What MJCF cannot hold (fixed joint names, velocity limits, force/torque sensor semantics, exact
+masses of the bodies above) goes into `<custom><text name="idyntree_models">` as JSON, so that our
+import gives the model back; MuJoCo ignores it.
+
+Import also reads common MJCF: `<default>` classes (nested, `class`, `childclass`), `<compiler
+angle eulerseq meshdir assetdir autolimits inertiafromgeom>`, every orientation form (quat,
+axisangle, euler, xyaxes, zaxis), `fromto`, `<frame>`, bodies with several joints (a chain of
+massless links, as MuJoCo applies them in order), inertia from primitive geoms when a body has no
+`<inertial>`, equality joints as mimic joints.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+from lxml import etree
+
+from ..errors import ModelError
+from ..model.model import (
+    Box,
+    Capsule,
+    Cylinder,
+    Dynamics,
+    Ellipsoid,
+    ForceTorqueSensor,
+    Frame,
+    Inertia,
+    Joint,
+    JointType,
+    Limits,
+    Link,
+    LinkSensor,
+    Material,
+    Mesh,
+    Mimic,
+    Model,
+    SensorType,
+    Shape,
+    Sphere,
+)
+from ..model.reduce import combine_inertias
+from ..model.topology import tree_order
+from ..model.transforms import (
+    axis_angle_to_matrix,
+    make_transform,
+    matrix_to_quat,
+    quat_to_matrix,
+)
+from .base import Diagnostics, ExportOptions, LoadOptions
+from .xmlutil import XmlReader, describe, parse_xml
+
+MIN_MASS = 1e-9  # kg: added to a massless moving body (MuJoCo's mjMINVAL is 1e-15)
+MIN_INERTIA = 1e-12  # kg m^2: added to each principal moment of such a body
+MESH_EXTENSIONS = (".stl", ".obj", ".msh")  # what MuJoCo reads without plugins
+EXTRAS = "idyntree_models"  # name of the <custom><text> holding what MJCF cannot express
+VISUAL_GROUP, COLLISION_GROUP = 1, 3
+
+
+def _num(x: float) -> str:
+    x = float(x)
+    if not math.isfinite(x):
+        raise ModelError(f"cannot write the non-finite number {x} to MJCF")
+    return repr(x + 0.0)
+
+
+def _nums(v) -> str:
+    return " ".join(_num(x) for x in np.ravel(v))
+
+
+def _set_pose(el: etree._Element, t: np.ndarray) -> None:
+    if np.any(t[:3, 3]):
+        el.set("pos", _nums(t[:3, 3]))
+    if not np.array_equal(t[:3, :3], np.eye(3)):
+        el.set("quat", _nums(matrix_to_quat(t[:3, :3])))
+
+
+# -- export ------------------------------------------------------------------------------------
+def _principal(inertia: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Principal moments (ascending) and the rotation whose columns are the principal axes."""
+    w, v = np.linalg.eigh(0.5 * (inertia + inertia.T))
+    if np.linalg.det(v) < 0:
+        v[:, 0] *= -1.0
+    return w, v
+
+
+def _weld_groups(model: Model, tree) -> dict[str, list[tuple[str, np.ndarray]]]:
+    """Moving bodies -> the links welded to them, with their pose in the moving body's frame."""
+    groups: dict[str, list[tuple[str, np.ndarray]]] = {}
+    owner: dict[str, tuple[str, np.ndarray]] = {}
+    for link in tree.order:
+        joint = tree.parent_joint.get(link)
+        if joint is None or joint.dofs:
+            owner[link] = (link, np.eye(4))
+            groups[link] = [(link, np.eye(4))]
+        else:
+            g, x = owner[joint.parent]
+            owner[link] = (g, x @ joint.rest_transform)
+            groups[g].append((link, owner[link][1]))
+    return groups
+
+
+class _Exporter:
+    def __init__(self, model: Model, options: ExportOptions, diag: Diagnostics) -> None:
+        self.model, self.options, self.diag = model, options, diag
+        self.tree = tree_order(model)
+        self.extras: dict = {}
+        self.root = etree.Element("mujoco", model=model.name)
+        self.compiler = etree.SubElement(self.root, "compiler", angle="radian", autolimits="true",
+                                         inertiafromgeom="false")
+        self.asset = etree.SubElement(self.root, "asset")
+        self.worldbody = etree.SubElement(self.root, "worldbody")
+        self.meshes: dict[tuple[str, tuple[float, ...]], str] = {}
+        self.missing_meshes: list[str] = []
+        self.unbalanced: list[str] = []
+        self.geom_names: set[str] = set()
+        self.sites: dict[str, tuple[str, np.ndarray]] = {}  # site name -> (link, link_H_site)
+
+    def run(self) -> str:
+        model, tree = self.model, self.tree
+        self._patch_massless()
+        if tree.root == "world":  # the URDF convention for a fixed base: MuJoCo's world body is that link
+            self.extras["world_link"] = True
+            self._fill(self.worldbody, tree.root, world=True)
+        else:
+            body = etree.SubElement(self.worldbody, "body", name=tree.root)
+            if self.options.mjcf_free_joint:
+                etree.SubElement(body, "freejoint", name=f"{tree.root}_free_joint")
+            self._fill(body, tree.root)
+        self._sensors()
+        self._equalities()
+        if self.unbalanced:
+            self.compiler.set("balanceinertia", "true")
+            self.extras["balanced_by_mujoco"] = self.unbalanced
+            self.diag.warn(
+                f"MJCF: principal moments of inertia of link(s) {', '.join(self.unbalanced)} violate A + B >= C; "
+                "MuJoCo refuses that, so balanceinertia is on and MuJoCo will change those inertias"
+            )
+        if self.missing_meshes:
+            self.diag.warn(
+                f"MJCF: {len(self.missing_meshes)} mesh geometry(ies) left out, because MuJoCo refuses a model whose "
+                "mesh file it cannot read (not found, or not OBJ, MSH or binary STL): "
+                + ", ".join(sorted(set(self.missing_meshes))[:10])
+            )
+        if not len(self.asset):
+            self.root.remove(self.asset)
+        lost = [j.name for j in model.joints.values() if j.limits.has_velocity_limit and j.dofs]
+        if lost:
+            self.extras["velocity_limits"] = {n: model.joints[n].limits.velocity_limit for n in lost}
+        if self.extras:
+            custom = etree.SubElement(self.root, "custom")
+            etree.SubElement(custom, "text", name=EXTRAS, data=json.dumps(self.extras, sort_keys=True))
+        etree.indent(self.root, space="  ")
+        return etree.tostring(self.root, encoding="unicode") + "\n"
+
+    # bodies --------------------------------------------------------------------------------
+    def _patch_massless(self) -> None:
+        """Give each massless moving rigid group the least mass and inertia MuJoCo accepts (see module doc)."""
+        self.inertia = {name: link.inertia for name, link in self.model.links.items()}
+        moving = _weld_groups(self.model, self.tree)
+        floating = self.options.mjcf_free_joint and self.tree.root != "world"
+        patched = {}
+        for g, members in moving.items():
+            if g == self.tree.root and not floating:
+                continue
+            total = combine_inertias((self.model.links[n].inertia, x) for n, x in members)
+            low_mass = total.mass <= 1e-12
+            low_inertia = min(np.linalg.eigvalsh(total.inertia)) <= 1e-12 if not low_mass else True
+            if not (low_mass or low_inertia):
+                continue
+            own = self.model.links[g].inertia
+            mass = own.mass + (MIN_MASS if low_mass else 0.0)
+            com = own.com if own.mass > 0 or not low_mass else np.zeros(3)
+            self.inertia[g] = Inertia(mass, com, own.inertia + MIN_INERTIA * np.eye(3))
+            self._keep_exact(g)
+            patched[g] = True
+        if patched:
+            self.diag.warn(
+                f"MJCF: link(s) {', '.join(patched)} move but have no mass or inertia (with what is welded to them), "
+                f"which MuJoCo refuses: written with {MIN_MASS:g} kg and {MIN_INERTIA:g} kg m^2 more "
+                "(our MJCF import restores the exact values)"
+            )
+
+    def _keep_exact(self, name: str) -> None:
+        """Record the model's inertia of a link whose <inertial> we had to change for MuJoCo."""
+        i = self.model.links[name].inertia
+        self.extras.setdefault("exact_inertia", {})[name] = {
+            "mass": i.mass, "com": i.com.tolist(), "inertia": i.inertia.tolist()}
+
+    def _fill(self, body: etree._Element, name: str, world: bool = False) -> None:
+        link = self.model.links[name]
+        if not world:
+            self._inertial(body, name)
+        elif link.inertia.mass > 0:
+            self.diag.warn(f"MJCF: root link 'world' has mass {link.inertia.mass} kg, which MuJoCo's world body ignores")
+        for kind, shapes in (("visual", link.visuals), ("collision", link.collisions)):
+            for shape in shapes:
+                self._geom(body, name, shape, kind)
+        for frame in self.model.frames.values():
+            if frame.parent_link == name:
+                self._site(body, frame.name, name, frame.link_H_frame)
+        for joint in self.tree.children[name]:
+            child = etree.SubElement(body, "body", name=joint.child)
+            _set_pose(child, joint.rest_transform)
+            self._joint(child, joint)
+            self._fill(child, joint.child)
+
+    def _inertial(self, body: etree._Element, name: str) -> None:
+        i = self.inertia[name]
+        if i.mass == 0.0 and not np.any(i.inertia):
+            return
+        moments, axes = _principal(i.inertia)
+        if moments[0] < 0.0:  # rounding-level indefinite inertia (the loaders refuse worse): MuJoCo refuses it
+            self.diag.warn(f"MJCF: link '{name}': smallest principal moment of inertia {moments[0]:.3g} kg m^2 is "
+                           "negative, which MuJoCo refuses: written as 0 (our MJCF import restores the exact value)")
+            self._keep_exact(name)
+            moments = np.maximum(moments, 0.0)
+        a, b, c = moments
+        if a + b < c:
+            if c - a - b <= 1e-12 * c:  # rounding of a boundary inertia (rods, plates): stay on the boundary
+                moments = np.array([a, b, a + b])
+            else:
+                self.unbalanced.append(name)
+        el = etree.SubElement(body, "inertial", pos=_nums(i.com), mass=_num(i.mass), diaginertia=_nums(moments))
+        if not np.allclose(axes, np.eye(3), rtol=0.0, atol=0.0):
+            el.set("quat", _nums(matrix_to_quat(axes)))
+
+    def _joint(self, body: etree._Element, joint: Joint) -> None:
+        if joint.type is JointType.FIXED:
+            self.extras.setdefault("fixed_joints", {})[joint.child] = joint.name
+            return
+        el = etree.SubElement(body, "joint", name=joint.name)
+        if joint.type is JointType.SPHERICAL:
+            r, p = joint.rest_transform[:3, :3], joint.rest_transform[:3, 3]
+            el.set("type", "ball")
+            centre = r.T @ (joint.center - p)
+            if np.any(centre):
+                el.set("pos", _nums(centre))
+            return
+        el.set("type", "hinge" if joint.type is JointType.REVOLUTE else "slide")
+        el.set("axis", _nums(joint.axis))
+        if joint.type is JointType.REVOLUTE and np.any(joint.axis_origin):
+            el.set("pos", _nums(joint.axis_origin))
+        lim = joint.limits
+        if lim.has_position_limits:
+            el.set("range", _nums([lim.min_position, lim.max_position]))
+        if lim.has_effort_limit:
+            el.set("actuatorfrcrange", _nums([-lim.effort_limit, lim.effort_limit]))
+        if joint.dynamics is not None:  # written even when zero: "given as zero" is not "not given"
+            el.set("damping", _num(joint.dynamics.damping))
+            el.set("frictionloss", _num(joint.dynamics.friction))
+
+    def _site(self, body: etree._Element, name: str, link: str, pose: np.ndarray) -> str:
+        el = etree.SubElement(body, "site", name=name)
+        _set_pose(el, pose)
+        self.sites[name] = (link, pose)
+        return name
+
+    def _geom(self, body: etree._Element, link: str, shape: Shape, kind: str) -> None:
+        attrs: dict[str, str] = {}
+        if isinstance(shape, Box):
+            attrs.update(type="box", size=_nums(0.5 * np.asarray(shape.size)))
+        elif isinstance(shape, Sphere):
+            attrs.update(type="sphere", size=_num(shape.radius))
+        elif isinstance(shape, Cylinder):
+            attrs.update(type="cylinder", size=_nums([shape.radius, 0.5 * shape.length]))
+        elif isinstance(shape, Capsule):
+            attrs.update(type="capsule", size=_nums([shape.radius, 0.5 * shape.length]))
+        elif isinstance(shape, Ellipsoid):
+            attrs.update(type="ellipsoid", size=_nums(shape.radii))
+        elif isinstance(shape, Mesh):
+            mesh = self._mesh(shape)
+            if mesh is None:
+                return
+            attrs.update(type="mesh", mesh=mesh)
+        else:
+            self.diag.warn(f"MJCF: link '{link}': a {shape.kind} {kind} geometry left out (MuJoCo has no {shape.kind})")
+            return
+        name = shape.name
+        if name and name not in self.geom_names:
+            attrs["name"] = name
+            self.geom_names.add(name)
+        el = etree.SubElement(body, "geom", **attrs)
+        _set_pose(el, shape.link_H_geometry)
+        if kind == "visual":
+            el.set("contype", "0")
+            el.set("conaffinity", "0")
+            el.set("group", str(VISUAL_GROUP))
+        else:
+            el.set("group", str(COLLISION_GROUP))
+        if shape.material is not None and shape.material.color is not None:
+            el.set("rgba", _nums(shape.material.color))
+
+    def _mesh(self, shape: Mesh) -> str | None:
+        path = find_resource(shape.filename, self.model.metadata.get("source_dir"))
+        if path is None or not mujoco_reads(path):
+            self.missing_meshes.append(shape.filename)
+            return None
+        key = (path, tuple(float(s) for s in np.ravel(shape.scale)))
+        if key not in self.meshes:
+            name = f"mesh{len(self.meshes)}_{Path(path).stem}"
+            self.meshes[key] = name
+            el = etree.SubElement(self.asset, "mesh", name=name, file=path)
+            if not np.allclose(shape.scale, 1.0, rtol=0.0, atol=0.0):
+                el.set("scale", _nums(shape.scale))
+        return self.meshes[key]
+
+    # sensors and equalities ----------------------------------------------------------------
+    def _sensor_site(self, name: str, link: str, pose: np.ndarray) -> str:
+        """The site of a sensor: its own frame when the model has it, else a new site."""
+        existing = self.sites.get(name)
+        if existing is not None and existing[0] == link and np.allclose(existing[1], pose, rtol=0.0, atol=1e-12):
+            return name
+        site = name if name not in self.sites else f"{name}_sensor_site"
+        body = self.worldbody if link == "world" else self.root.find(f".//body[@name='{link}']")
+        self._site(body, site, link, pose)
+        self.extras.setdefault("sensor_sites", []).append(site)
+        return site
+
+    def _sensors(self) -> None:
+        block = etree.Element("sensor")
+        skipped = []
+        for s in self.model.sensors.values():
+            if isinstance(s, ForceTorqueSensor):
+                site = self._sensor_site(s.name, s.second_link, s.second_link_H_sensor)
+                etree.SubElement(block, "force", name=f"{s.name}_force", site=site)
+                etree.SubElement(block, "torque", name=f"{s.name}_torque", site=site)
+                self.extras.setdefault("force_torque", {})[s.name] = {
+                    "site": site, "applied_wrench_link": s.applied_wrench_link, "frame": s.frame}
+                if s.applied_wrench_link != s.second_link:
+                    self.diag.warn(
+                        f"MJCF: force/torque sensor '{s.name}' measures the wrench on '{s.applied_wrench_link}'; "
+                        "MuJoCo's force/torque sensors measure the wrench on the child body, so the signs are opposite"
+                    )
+            elif isinstance(s, LinkSensor):
+                tag = {SensorType.ACCELEROMETER: "accelerometer", SensorType.GYROSCOPE: "gyro",
+                       SensorType.ANGULAR_ACCELEROMETER: "frameangacc"}.get(s.sensor_type)
+                site = self._sensor_site(s.name, s.parent_link, s.link_H_sensor)
+                if tag is None:
+                    skipped.append(f"{s.name} ({s.subtype or s.sensor_type.value})")
+                    self.extras.setdefault("other_sensors", {})[s.name] = {
+                        "site": site, "subtype": s.subtype, "properties": s.properties}
+                elif tag == "frameangacc":
+                    etree.SubElement(block, tag, name=s.name, objtype="site", objname=site)
+                else:
+                    etree.SubElement(block, tag, name=s.name, site=site)
+        if len(block):
+            self.root.append(block)
+        if skipped:
+            self.diag.warn(f"MJCF: sensor(s) {', '.join(skipped)} have no MuJoCo sensor type: written as sites only")
+
+    def _equalities(self) -> None:
+        mimics = [j for j in self.model.joints.values() if j.mimic is not None]
+        if not mimics:
+            return
+        block = etree.SubElement(self.root, "equality")
+        for j in mimics:
+            etree.SubElement(block, "joint", name=f"{j.name}_mimic", joint1=j.name, joint2=j.mimic.joint,
+                             polycoef=_nums([j.mimic.offset, j.mimic.multiplier, 0, 0, 0]))
+
+
+def mujoco_reads(path: str) -> bool:
+    """Whether MuJoCo can read this mesh file: OBJ, MSH, or binary STL (it refuses ASCII STL)."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in MESH_EXTENSIONS:
+        return False
+    if suffix != ".stl":
+        return True
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as fh:
+            head = fh.read(84)
+    except OSError:
+        return False
+    return len(head) == 84 and size == 84 + 50 * int.from_bytes(head[80:84], "little") and size > 84
+
+
+def find_resource(uri: str, source_dir: str | None) -> str | None:
+    """Absolute path of a mesh given as a path, file://, package:// or model:// URI, if it exists."""
+    if not uri:
+        return None
+    rel = None
+    if uri.startswith("file://"):
+        candidates = [Path(uri[len("file://"):])]
+    elif uri.startswith(("package://", "model://")):
+        scheme, rest = uri.split("://", 1)
+        package, _, rel = rest.partition("/")
+        roots: list[Path] = []
+        env = ("ROS_PACKAGE_PATH", "AMENT_PREFIX_PATH") if scheme == "package" else ("SDF_PATH", "GZ_SIM_RESOURCE_PATH",
+                                                                                      "IGN_GAZEBO_RESOURCE_PATH")
+        for var in env:
+            for d in os.environ.get(var, "").split(os.pathsep):
+                if d:
+                    roots += [Path(d) / package, Path(d) / "share" / package]
+        if source_dir:
+            for parent in [Path(source_dir), *Path(source_dir).parents]:
+                roots.append(parent / package)
+                if parent.name == package:
+                    roots.append(parent)
+        candidates = [r / rel for r in roots]
+    else:
+        p = Path(uri)
+        candidates = [p] if p.is_absolute() else ([Path(source_dir) / p] if source_dir else [])
+    for c in candidates:
+        if c.is_file():
+            return str(c.resolve())
+    return None
+
+
+def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
+    """The model as MJCF text (see the module docstring for what changes and why)."""
+    return _Exporter(model, options, diag).run()
+
+
+# -- import ------------------------------------------------------------------------------------
+_KNOWN_TOP = {"compiler", "option", "size", "visual", "statistic", "asset", "default", "worldbody", "sensor",
+              "equality", "custom", "extension"}
+
+
+def _rot_axis(axis: str, angle: float) -> np.ndarray:
+    v = {"x": (1.0, 0.0, 0.0), "y": (0.0, 1.0, 0.0), "z": (0.0, 0.0, 1.0)}[axis.lower()]
+    return axis_angle_to_matrix(np.array(v), angle)
+
+
+def _z_to(v: np.ndarray) -> np.ndarray:
+    """The smallest rotation taking +z to the direction v (MuJoCo's zaxis and fromto)."""
+    v = v / np.linalg.norm(v)
+    z = np.array([0.0, 0.0, 1.0])
+    c = float(z @ v)
+    axis = np.cross(z, v)
+    s = float(np.linalg.norm(axis))
+    if s < 1e-15:
+        return np.eye(3) if c > 0 else _rot_axis("x", math.pi)
+    return axis_angle_to_matrix(axis / s, math.atan2(s, c))
+
+
+class _Importer:
+    def __init__(self, root: etree._Element, options: LoadOptions, diag: Diagnostics) -> None:
+        self.root, self.options, self.diag = root, options, diag
+        self.r = XmlReader(diag.source)
+        self.model = Model(name=root.get("model") or "mjcf_model")
+        comp: dict[str, str] = {}
+        for c in root.findall("compiler"):
+            comp.update(c.attrib)
+        self.degrees = comp.get("angle", "degree").strip() == "degree"
+        self.eulerseq = comp.get("eulerseq", "xyz").strip()
+        if len(self.eulerseq) != 3 or any(ch not in "xyzXYZ" for ch in self.eulerseq):
+            raise self.r.error(root.find("compiler"), f"eulerseq must be three of x, y, z, X, Y, Z (got '{self.eulerseq}')")
+        self.inertia_from_geom = comp.get("inertiafromgeom", "auto").strip()
+        base = Path(options.base_dir) if options.base_dir else None
+        asset_dir = comp.get("assetdir")
+        self.mesh_dir = comp.get("meshdir", asset_dir)
+        self.base_dir = base
+        self.defaults: dict[str, dict[str, dict[str, str]]] = {"main": {}}
+        for d in root.findall("default"):
+            self._defaults(d, {}, top=True)
+        extras_el = root.find(f"custom/text[@name='{EXTRAS}']")
+        try:
+            self.extras = json.loads(extras_el.get("data", "{}")) if extras_el is not None else {}
+        except json.JSONDecodeError:
+            raise self.r.error(extras_el, "the idyntree_models extras are not valid JSON") from None
+        self.mesh_assets: dict[str, etree._Element] = {}
+        self.materials: dict[str, etree._Element] = {}
+        for a in root.findall("asset"):
+            for m in a.findall("mesh"):
+                name = m.get("name") or Path(m.get("file", "")).stem
+                self.mesh_assets[name] = m
+            for m in a.findall("material"):
+                if m.get("name"):
+                    self.materials[m.get("name")] = m
+        self.sites: dict[str, tuple[str, np.ndarray, etree._Element]] = {}
+        self.skipped_geoms = 0
+        self.link_of_body: dict[str, str] = {}
+
+    # defaults and attributes -------------------------------------------------------------------
+    def _defaults(self, el: etree._Element, inherited: dict, top: bool = False) -> None:
+        name = el.get("class", "main") if not top else el.get("class", "main")
+        mine = {tag: dict(attrs) for tag, attrs in inherited.items()}
+        for child in el:
+            if child.tag != "default":
+                mine.setdefault(child.tag, {}).update(child.attrib)
+        self.defaults[name] = mine
+        for child in el.findall("default"):
+            if not child.get("class"):
+                raise self.r.error(child, "a nested <default> needs a class name")
+            self._defaults(child, mine)
+
+    def attrs(self, el: etree._Element, childclass: str | None) -> dict[str, str]:
+        cls = el.get("class") or childclass or "main"
+        if cls not in self.defaults:
+            raise self.r.error(el, f"unknown default class '{cls}'")
+        tag = "joint" if el.tag == "freejoint" else el.tag
+        out = dict(self.defaults[cls].get(tag, {}))
+        out.update(el.attrib)
+        return out
+
+    def floats(self, el, attrs: dict, key: str, n: int | None, default=None) -> np.ndarray | None:
+        raw = attrs.get(key)
+        if raw is None:
+            return None if default is None else np.array(default, dtype=float)
+        return np.array(self.r.floats_list(el, raw, f"attribute '{key}'", n), dtype=float)
+
+    def angle(self, x: float) -> float:
+        return math.radians(x) if self.degrees else x
+
+    def rotation(self, el, attrs: dict) -> np.ndarray:
+        given = [k for k in ("quat", "axisangle", "euler", "xyaxes", "zaxis") if k in attrs]
+        if len(given) > 1 and el.get(given[0]) is not None and el.get(given[1]) is not None:
+            raise self.r.error(el, f"orientation given twice ({', '.join(given)})")
+        # the element's own attribute wins over a default's
+        own = [k for k in given if el.get(k) is not None]
+        key = own[0] if own else (given[0] if given else None)
+        if key is None:
+            return np.eye(3)
+        if key == "quat":
+            q = self.floats(el, attrs, "quat", 4)
+            if np.linalg.norm(q) < 1e-12:
+                raise self.r.error(el, "quat has zero length")
+            return quat_to_matrix(q)
+        if key == "axisangle":
+            a = self.floats(el, attrs, "axisangle", 4)
+            n = np.linalg.norm(a[:3])
+            if n < 1e-12:
+                raise self.r.error(el, "axisangle has a zero axis")
+            return axis_angle_to_matrix(a[:3] / n, self.angle(a[3]))
+        if key == "euler":
+            e = self.floats(el, attrs, "euler", 3)
+            rot = np.eye(3)
+            for ch, a in zip(self.eulerseq, e):
+                step = _rot_axis(ch, self.angle(a))
+                rot = rot @ step if ch.islower() else step @ rot  # lower case: moving axes
+            return rot
+        if key == "xyaxes":
+            v = self.floats(el, attrs, "xyaxes", 6)
+            x = v[:3] / np.linalg.norm(v[:3])
+            y = v[3:] - (v[3:] @ x) * x
+            if np.linalg.norm(y) < 1e-12:
+                raise self.r.error(el, "xyaxes: the two axes are parallel")
+            y /= np.linalg.norm(y)
+            return np.column_stack([x, y, np.cross(x, y)])
+        z = self.floats(el, attrs, "zaxis", 3)
+        if np.linalg.norm(z) < 1e-12:
+            raise self.r.error(el, "zaxis has zero length")
+        return _z_to(z)
+
+    def pose(self, el, attrs: dict) -> np.ndarray:
+        return make_transform(self.rotation(el, attrs), self.floats(el, attrs, "pos", 3, (0.0, 0.0, 0.0)))
+
+    # tree ---------------------------------------------------------------------------------------
+    def run(self) -> Model:
+        for el in self.root.iter("include"):
+            raise self.r.error(el, "<include> is not supported: merge the included file first")
+        ignored = sorted({c.tag for c in self.root if isinstance(c.tag, str) and c.tag not in _KNOWN_TOP})
+        if ignored:
+            self.diag.warn(f"MJCF: <{'>, <'.join(ignored)}> not represented in the model (ignored)")
+        world = self.root.find("worldbody")
+        if world is None:
+            raise self.r.error(self.root, "no <worldbody>")
+        tops = self._top_bodies(world, np.eye(4), None)
+        if not tops:
+            raise self.r.error(world, "no <body> in <worldbody>: there is no robot to load")
+        world_mode = self.extras.get("world_link") or len(tops) > 1 or any(
+            j.tag != "freejoint" and self.attrs(j, cc).get("type", "hinge") != "free"
+            for b, _, cc in tops for j in b.findall("joint") + b.findall("freejoint"))
+        if world_mode:
+            if len(tops) > 1 and self.options.model:
+                tops = [t for t in tops if t[0].get("name") == self.options.model] or tops
+            self.model.add_link(Link("world"))
+            self._content(world, "world", np.eye(4), None, world=True)
+            for body, pose, cc in tops:
+                self._body(body, "world", pose, cc)
+        else:
+            body, pose, cc = tops[0]
+            if np.any(pose != np.eye(4)):
+                self.model.metadata["base_pose"] = pose.tolist()
+            self._body(body, None, np.eye(4), cc)
+            if len(world.findall("geom")) + len(world.findall("site")):
+                self.diag.warn("MJCF: geoms and sites of the world body are not part of the robot (ignored)")
+        self._sensors()
+        self._equalities()
+        self._apply_extras()
+        if self.skipped_geoms:
+            self.diag.warn(f"MJCF: {self.skipped_geoms} geom(s) of a type we do not hold (plane, hfield, sdf, "
+                           "or a mesh given by vertices) left out")
+        return self.model
+
+    def _top_bodies(self, el, pose: np.ndarray, cc) -> list[tuple[etree._Element, np.ndarray, str | None]]:
+        out = []
+        for child in el:
+            if child.tag == "body":
+                out.append((child, pose @ self.pose(child, self.attrs_frame(child, cc)), child.get("childclass") or cc))
+            elif child.tag == "frame":
+                out += self._top_bodies(child, pose @ self.pose(child, self.attrs_frame(child, cc)),
+                                        child.get("childclass") or cc)
+        return out
+
+    def attrs_frame(self, el, cc) -> dict:
+        return dict(el.attrib)  # bodies and frames take no defaults
+
+    def _unique(self, name: str, table) -> str:
+        out, k = name, 1
+        while out in table or out in self.model.frames:
+            k += 1
+            out = f"{name}_{k}"
+        return out
+
+    def _body(self, el, parent: str | None, parent_H_body: np.ndarray, childclass: str | None) -> None:
+        cc = el.get("childclass") or childclass
+        name = el.get("name") or self._unique(f"body{len(self.model.links)}", self.model.links)
+        if name in self.model.links or name in self.model.frames:
+            raise self.r.error(el, f"body name '{name}' is used twice")
+        joints = [j for j in el if j.tag in ("joint", "freejoint")]
+        free = [j for j in joints if j.tag == "freejoint" or self.attrs(j, cc).get("type") == "free"]
+        if free:
+            if parent is not None or len(joints) > 1:
+                raise self.r.error(free[0], "a free joint is only supported alone in a top-level body (floating base)")
+            self.model.metadata["mjcf_free_joint"] = free[0].get("name") or ""
+            joints = []
+        links = [f"{name}__{self._joint_name(j, name, k)}" for k, j in enumerate(joints[:-1])] + [name]
+        for ln in links:
+            self.model.add_link(Link(ln))
+        self.link_of_body[name] = name
+        if parent is not None:
+            if not joints:
+                jname = self.extras.get("fixed_joints", {}).get(name) or self._unique(f"{name}_fixed_joint", self.model.joints)
+                self.model.add_joint(Joint(jname, JointType.FIXED, parent, name, parent_H_body))
+            prev, rest = parent, parent_H_body
+            for k, (j, child) in enumerate(zip(joints, links)):
+                self._joint(j, self.attrs(j, cc), self._joint_name(j, name, k), prev, child, rest)
+                prev, rest = child, np.eye(4)
+        self._content(el, name, np.eye(4), cc)
+        for child, pose, ccc in self._top_bodies(el, np.eye(4), cc):
+            self._body(child, name, pose, ccc)
+
+    def _joint_name(self, el, body: str, k: int) -> str:
+        return el.get("name") or f"{body}_joint{k}"
+
+    def _joint(self, el, a: dict, name: str, parent: str, child: str, rest: np.ndarray) -> None:
+        if name in self.model.joints:
+            raise self.r.error(el, f"joint name '{name}' is used twice")
+        kind = a.get("type", "hinge")
+        pos = self.floats(el, a, "pos", 3, (0.0, 0.0, 0.0))
+        if kind == "ball":
+            if a.get("range") and a.get("limited", "auto") != "false":
+                self.diag.warn(f"MJCF: ball joint '{name}': its cone limit is not represented")
+            joint = Joint(name, JointType.SPHERICAL, parent, child, rest, center=rest[:3, :3] @ pos + rest[:3, 3])
+            self.model.add_joint(joint)
+            return
+        if kind not in ("hinge", "slide"):
+            raise self.r.error(el, f"joint type '{kind}' is not supported (hinge, slide, ball, free)")
+        axis = self.floats(el, a, "axis", 3, (0.0, 0.0, 1.0))
+        if np.linalg.norm(axis) < 1e-12:
+            raise self.r.error(el, "joint axis has zero length")
+        axis = axis / np.linalg.norm(axis)
+        revolute = kind == "hinge"
+        limits = Limits()
+        rng = self.floats(el, a, "range", 2)
+        limited = a.get("limited", "auto").strip()
+        if rng is not None and limited != "false":
+            lo, hi = (self.angle(rng[0]), self.angle(rng[1])) if revolute else (rng[0], rng[1])
+            if lo > hi:
+                raise self.r.error(el, f"range {rng[0]} {rng[1]}: lower above upper")
+            limits.has_position_limits, limits.min_position, limits.max_position = True, lo, hi
+        frc = self.floats(el, a, "actuatorfrcrange", 2)
+        if frc is not None and a.get("actuatorfrclimited", "auto").strip() != "false":
+            limits.has_effort_limit, limits.effort_limit = True, float(max(abs(frc[0]), abs(frc[1])))
+        ref = float(self.floats(el, a, "ref", 1, (0.0,))[0])
+        if ref:
+            self.diag.warn(f"MJCF: joint '{name}': ref={ref} is not represented (our position 0 is MuJoCo's qpos {ref})")
+        damping = float(self.floats(el, a, "damping", 1, (0.0,))[0])
+        friction = float(self.floats(el, a, "frictionloss", 1, (0.0,))[0])
+        joint = Joint(name, JointType.REVOLUTE if revolute else JointType.PRISMATIC, parent, child, rest, axis=axis,
+                      axis_origin=pos if revolute else np.zeros(3), limits=limits,
+                      dynamics=Dynamics(damping, friction) if ("damping" in a or "frictionloss" in a) else None)
+        self.model.add_joint(joint)
+
+    def _content(self, el, link: str, link_H_el: np.ndarray, cc: str | None, world: bool = False) -> None:
+        """Inertial, geoms and sites of a body (or a frame inside it, or the world body)."""
+        geoms: list[tuple[etree._Element, dict, np.ndarray]] = []
+        inertial = None
+        for child in el:
+            if child.tag == "inertial" and not world:
+                inertial = child
+            elif child.tag == "geom":
+                a = self.attrs(child, cc)
+                geoms.append((child, a, link_H_el @ self._geom_pose(child, a)))
+            elif child.tag == "site":
+                a = self.attrs(child, cc)
+                name = child.get("name")
+                if not name:
+                    continue
+                self.sites[name] = (link, link_H_el @ self.pose(child, a), child)
+            elif child.tag == "frame":
+                ccc = child.get("childclass") or cc
+                self._content(child, link, link_H_el @ self.pose(child, dict(child.attrib)), ccc)
+        lk = self.model.links[link]
+        for g, a, pose in geoms:
+            self._shape(lk, g, a, pose)
+        if world:
+            return
+        if inertial is not None and self.inertia_from_geom != "true":
+            a = dict(inertial.attrib)
+            mass = float(self.floats(inertial, a, "mass", 1)[0]) if "mass" in a else None
+            if mass is None:
+                raise self.r.error(inertial, "missing required attribute 'mass'")
+            rot = self.rotation(inertial, a)
+            if "fullinertia" in a:
+                f = self.floats(inertial, a, "fullinertia", 6)
+                inertia = np.array([[f[0], f[3], f[4]], [f[3], f[1], f[5]], [f[4], f[5], f[2]]])
+            elif "diaginertia" in a:
+                inertia = rot @ np.diag(self.floats(inertial, a, "diaginertia", 3)) @ rot.T
+            else:
+                raise self.r.error(inertial, "needs diaginertia or fullinertia")
+            lk.inertia = Inertia(mass, self.floats(inertial, a, "pos", 3, (0.0, 0.0, 0.0)), inertia)
+        elif self.inertia_from_geom != "false" and geoms:
+            lk.inertia = combine_inertias(self._geom_inertias(geoms))
+
+    def _geom_pose(self, el, a: dict) -> np.ndarray:
+        fromto = self.floats(el, a, "fromto", 6) if el.get("fromto") is not None else None
+        if fromto is None:
+            return self.pose(el, a)
+        p1, p2 = fromto[:3], fromto[3:]
+        if np.linalg.norm(p2 - p1) < 1e-12:
+            raise self.r.error(el, "fromto: the two points coincide")
+        return make_transform(_z_to(p2 - p1), 0.5 * (p1 + p2))
+
+    def _geom_size(self, el, a: dict) -> tuple[str, np.ndarray]:
+        kind = a.get("type", "sphere")
+        size = self.floats(el, a, "size", None, (0.0, 0.0, 0.0))
+        size = np.concatenate([size, np.zeros(3)])[:3]
+        if el.get("fromto") is not None and kind in ("capsule", "cylinder", "box", "ellipsoid"):
+            f = self.floats(el, a, "fromto", 6)
+            half = 0.5 * float(np.linalg.norm(f[3:] - f[:3]))
+            if kind in ("capsule", "cylinder"):
+                size[1] = half
+            else:
+                size[2] = half
+        return kind, size
+
+    def _shape(self, link: Link, el, a: dict, pose: np.ndarray) -> None:
+        kind, size = self._geom_size(el, a)
+        shape: Shape
+        if kind == "sphere":
+            shape = Sphere(pose, radius=float(size[0]))
+        elif kind == "box":
+            shape = Box(pose, size=2.0 * size)
+        elif kind == "cylinder":
+            shape = Cylinder(pose, radius=float(size[0]), length=2.0 * float(size[1]))
+        elif kind == "capsule":
+            shape = Capsule(pose, radius=float(size[0]), length=2.0 * float(size[1]))
+        elif kind == "ellipsoid":
+            shape = Ellipsoid(pose, radii=size.copy())
+        elif kind == "mesh" and a.get("mesh") in self.mesh_assets and self.mesh_assets[a["mesh"]].get("file"):
+            m = self.mesh_assets[a["mesh"]]
+            ma = self.attrs(m, None)
+            shape = Mesh(pose, filename=self._mesh_path(m.get("file")),
+                         scale=self.floats(m, ma, "scale", 3, (1.0, 1.0, 1.0)))
+        else:
+            if kind == "mesh" and a.get("mesh") not in self.mesh_assets:
+                raise self.r.error(el, f"unknown mesh '{a.get('mesh')}'")
+            self.skipped_geoms += 1
+            return
+        shape.name = el.get("name")
+        rgba = self.floats(el, a, "rgba", 4)
+        if rgba is None and a.get("material") in self.materials:
+            mat = self.materials[a["material"]]
+            rgba = self.floats(mat, self.attrs(mat, None), "rgba", 4)
+        if rgba is not None:
+            shape.material = Material(a.get("material"), rgba)
+        contacts = a.get("contype", "1").strip() != "0" or a.get("conaffinity", "1").strip() != "0"
+        group = a.get("group", "0").strip()
+        if not contacts:
+            link.visuals.append(shape)
+        elif group == str(COLLISION_GROUP):
+            link.collisions.append(shape)
+        else:
+            link.visuals.append(shape)
+            link.collisions.append(copy.deepcopy(shape))  # a colliding geom is drawn too
+
+    def _mesh_path(self, file: str) -> str:
+        p = Path(file)
+        if p.is_absolute() or self.base_dir is None:
+            return file
+        base = self.base_dir / self.mesh_dir if self.mesh_dir else self.base_dir
+        return str(base / p)
+
+    def _geom_inertias(self, geoms) -> list[tuple[Inertia, np.ndarray]]:
+        """MuJoCo's inertia of primitive geoms (density 1000 or the given mass), as `inertiafromgeom`."""
+        out = []
+        meshes = 0
+        for el, a, pose in geoms:
+            kind, s = self._geom_size(el, a)
+            if kind in ("plane", "hfield", "sdf"):
+                continue
+            r = s[0]
+            if kind == "sphere":
+                vol, diag = 4.0 / 3.0 * math.pi * r ** 3, np.full(3, 0.4 * r * r)
+            elif kind == "capsule":
+                h = 2.0 * s[1]
+                vol = math.pi * r * r * h + 4.0 / 3.0 * math.pi * r ** 3
+                m_cyl, m_sph = math.pi * r * r * h / vol, 4.0 / 3.0 * math.pi * r ** 3 / vol
+                perp = m_cyl * (3 * r * r + h * h) / 12.0 + m_sph * (0.4 * r * r + h * h / 4.0 + 3.0 * h * r / 8.0)
+                diag = np.array([perp, perp, m_cyl * r * r / 2.0 + m_sph * 0.4 * r * r])
+            elif kind == "cylinder":
+                h = 2.0 * s[1]
+                vol = math.pi * r * r * h
+                perp = (3 * r * r + h * h) / 12.0
+                diag = np.array([perp, perp, r * r / 2.0])
+            elif kind == "ellipsoid":
+                vol = 4.0 / 3.0 * math.pi * s[0] * s[1] * s[2]
+                diag = np.array([s[1] ** 2 + s[2] ** 2, s[0] ** 2 + s[2] ** 2, s[0] ** 2 + s[1] ** 2]) / 5.0
+            elif kind == "box":
+                vol = 8.0 * s[0] * s[1] * s[2]
+                diag = np.array([s[1] ** 2 + s[2] ** 2, s[0] ** 2 + s[2] ** 2, s[0] ** 2 + s[1] ** 2]) / 3.0
+            else:
+                meshes += 1
+                continue
+            if "mass" in a:
+                mass = float(self.floats(el, a, "mass", 1)[0])
+            else:
+                mass = float(self.floats(el, a, "density", 1, (1000.0,))[0]) * vol
+            out.append((Inertia(mass, np.zeros(3), np.diag(mass * diag)), pose))
+        if meshes:
+            self.diag.warn(f"MJCF: inertia of {meshes} mesh geom(s) not computed (a body without <inertial> "
+                           "gets its inertia from primitive geoms only)")
+        return out
+
+    # sensors, equalities, extras ----------------------------------------------------------------
+    def _sensors(self) -> None:
+        skip = set(self.extras.get("sensor_sites", []))
+        for name, (link, pose, _) in self.sites.items():
+            if name in skip:
+                continue
+            if name in self.model.links or name in self.model.frames:
+                self.diag.warn(f"MJCF: site '{name}' has the name of a link or frame: not added as a frame")
+                continue
+            self.model.add_frame(Frame(name, link, pose))
+        ft_sites: dict[str, list[str]] = {}
+        other: set[str] = set()
+        by_site_ft = {v["site"]: k for k, v in self.extras.get("force_torque", {}).items()}
+        for block in self.root.findall("sensor"):
+            for s in block:
+                if not isinstance(s.tag, str):
+                    continue
+                site = s.get("site") if s.tag != "frameangacc" else (s.get("objname") if s.get("objtype") == "site" else None)
+                if s.tag in ("accelerometer", "gyro", "frameangacc", "force", "torque") and site not in self.sites:
+                    raise self.r.error(s, f"unknown site '{site}'")
+                if s.tag in ("force", "torque"):
+                    ft_sites.setdefault(site, []).append(s.tag)
+                    continue
+                kind = {"accelerometer": SensorType.ACCELEROMETER, "gyro": SensorType.GYROSCOPE,
+                        "frameangacc": SensorType.ANGULAR_ACCELEROMETER}.get(s.tag)
+                if kind is None:
+                    other.add(s.tag)
+                    continue
+                link, pose, _ = self.sites[site]
+                name = s.get("name") or site
+                self.model.add_sensor(LinkSensor(name, parent_link=link, link_H_sensor=pose.copy(), sensor_type=kind))
+        for site, kinds in ft_sites.items():
+            link, pose, _ = self.sites[site]
+            joint = next((j for j in self.model.joints.values() if j.child == link), None)
+            if joint is None:
+                self.diag.warn(f"MJCF: force/torque sensor on site '{site}': its body has no parent joint (ignored)")
+                continue
+            name = by_site_ft.get(site, site)
+            info = self.extras.get("force_torque", {}).get(name, {})
+            self.model.add_sensor(ForceTorqueSensor(
+                name, parent_joint=joint.name, first_link=joint.parent, second_link=link,
+                applied_wrench_link=info.get("applied_wrench_link", link), first_link_H_sensor=joint.rest_transform @ pose,
+                second_link_H_sensor=pose.copy(), frame=info.get("frame", "sensor")))
+            if set(kinds) != {"force", "torque"}:
+                self.diag.warn(f"MJCF: site '{site}' has only a {kinds[0]} sensor: read as a six-axis F/T sensor '{name}'")
+        for name, info in self.extras.get("other_sensors", {}).items():
+            if info.get("site") in self.sites:
+                link, pose, _ = self.sites[info["site"]]
+                self.model.add_sensor(LinkSensor(name, parent_link=link, link_H_sensor=pose.copy(),
+                                                 sensor_type=SensorType.OTHER, subtype=info.get("subtype"),
+                                                 properties=info.get("properties") or {}))
+        if other:
+            self.diag.warn(f"MJCF: sensor type(s) {', '.join(sorted(other))} not represented (ignored)")
+
+    def _equalities(self) -> None:
+        for block in self.root.findall("equality"):
+            for e in block:
+                if e.tag != "joint":
+                    if isinstance(e.tag, str):
+                        self.diag.warn(f"MJCF: equality <{e.tag}> not represented (ignored)")
+                    continue
+                a = self.attrs(e, None)
+                j1, j2 = a.get("joint1"), a.get("joint2")
+                coef = self.floats(e, a, "polycoef", 5, (0.0, 1.0, 0.0, 0.0, 0.0))
+                if j1 not in self.model.joints or (j2 is not None and j2 not in self.model.joints):
+                    raise self.r.error(e, f"unknown joint '{j1 if j1 not in self.model.joints else j2}'")
+                if j2 is None or np.any(coef[2:]) or a.get("active", "true") == "false":
+                    self.diag.warn(f"MJCF: equality on joint '{j1}' is not a linear mimic relation (ignored)")
+                    continue
+                self.model.joints[j1].mimic = Mimic(j2, float(coef[1]), float(coef[0]))
+
+    def _apply_extras(self) -> None:
+        for name, v in self.extras.get("velocity_limits", {}).items():
+            if name in self.model.joints:
+                lim = self.model.joints[name].limits
+                lim.has_velocity_limit, lim.velocity_limit = True, float(v)
+        for name, i in self.extras.get("exact_inertia", {}).items():
+            if name in self.model.links:
+                self.model.links[name].inertia = Inertia(i["mass"], i["com"], i["inertia"])
+
+
+def load(text: str, options: LoadOptions, diag: Diagnostics) -> Model:
+    """Read MJCF text (see the module docstring for what is understood)."""
+    root = parse_xml(text, diag.source)
+    if root.tag != "mujoco":
+        raise ModelError(f"the root element is <{root.tag}>, not <mujoco>", source=diag.source, line=root.sourceline,
+                         element=describe(root))
+    return _Importer(root, options, diag).run()
+
+
+__all__ = ["dump", "find_resource", "load", "mujoco_reads"]
