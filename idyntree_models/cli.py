@@ -47,6 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="extra directory to search for model:// URIs (repeatable; SDF_PATH and GZ_SIM_RESOURCE_PATH are used too)",
     )
+    p.add_argument("--mjcf-free-joint", action="store_true",
+                   help="MJCF output: give the base body a free joint (floating base) instead of welding it to the world")
     add_reduce_arguments(p)
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     return p
@@ -95,6 +97,7 @@ def run(argv: list[str] | None = None) -> int:
             out_format,
             warnings=warnings,
             export_spherical_joints_as_three_revolute_joints=not args.no_export_spherical_joints_as_three_revolute_joints,
+            mjcf_free_joint=args.mjcf_free_joint,
         )
         if args.output == "-":
             sys.stdout.write(text)

@@ -140,3 +140,160 @@ def test_import_gives_the_export_back(exported):
     back = load_model(text, format="mjcf")
     diffs = model_differences(model, back, check_materials=False, check_shapes=False, kinematics_samples=3)
     assert not diffs, diffs[:10]
+
+
+# -- import of hand-written MJCF, against MuJoCo's compiled model ---------------------------------
+MJCF_FILES = sorted(MJCF_DIR.glob("*.xml"))
+GEOM_KIND = {int(mujoco.mjtGeom.mjGEOM_SPHERE): "sphere", int(mujoco.mjtGeom.mjGEOM_CAPSULE): "capsule",
+             int(mujoco.mjtGeom.mjGEOM_CYLINDER): "cylinder", int(mujoco.mjtGeom.mjGEOM_BOX): "box",
+             int(mujoco.mjtGeom.mjGEOM_ELLIPSOID): "ellipsoid"}
+
+
+def _mj_size(shape) -> np.ndarray:
+    kind = shape.kind
+    if kind == "sphere":
+        return np.array([shape.radius])
+    if kind in ("capsule", "cylinder"):
+        return np.array([shape.radius, shape.length / 2])
+    if kind == "box":
+        return np.asarray(shape.size) / 2
+    return np.asarray(shape.radii)
+
+
+@pytest.fixture(scope="module", params=MJCF_FILES, ids=lambda p: p.name)
+def handwritten(request):
+    path = request.param
+    warnings: list[str] = []
+    return path, load_model(path, warnings=warnings), mujoco.MjModel.from_xml_path(str(path)), warnings
+
+
+def test_import_poses_match_mujoco(handwritten):
+    _, model, m, _ = handwritten
+    kin = Kinematics(model)
+    rng = np.random.default_rng(7)
+    for sample in range(5):
+        config = random_configuration(model, None if sample == 0 else rng)
+        ours = kin.world_transforms(config)
+        bodies, sites = mj_poses(m, config)
+        world_H_base = bodies[model.default_base_link]  # a welded base keeps its pose in MuJoCo's world
+        base_H = {n: np.linalg.inv(world_H_base) @ t for n, t in (bodies | sites).items()}
+        for name, t in base_H.items():
+            if name == "world":
+                continue
+            assert _close(ours[name], t), (sample, name, ours[name], t)
+
+
+def test_import_inertia_and_geoms_match_mujoco(handwritten):
+    _, model, m, _ = handwritten
+    for b in range(1, m.nbody):
+        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b)
+        i = model.links[name].inertia
+        assert abs(m.body_mass[b] - i.mass) <= TOL * max(1.0, i.mass), name
+        assert _close(m.body_ipos[b], i.com), name
+        assert _close(mj_inertia(m, b), i.inertia), (name, mj_inertia(m, b), i.inertia)
+        link = model.links[name]
+        shapes = link.visuals + [s for s in link.collisions if all(s is not v and not (
+            s.kind == v.kind and np.array_equal(s.link_H_geometry, v.link_H_geometry)) for v in link.visuals)]
+        mj_geoms = [g for g in range(m.ngeom) if m.geom_bodyid[g] == b]
+        assert len(mj_geoms) == len(shapes), name
+        for g in mj_geoms:
+            pose = np.eye(4)
+            pose[:3, :3] = quat_to_matrix(m.geom_quat[g])
+            pose[:3, 3] = m.geom_pos[g]
+            kind = GEOM_KIND[int(m.geom_type[g])]
+            size = m.geom_size[g][: {"sphere": 1, "capsule": 2, "cylinder": 2}.get(kind, 3)]
+            assert any(s.kind == kind and _close(_mj_size(s), size) and _close(s.link_H_geometry, pose) for s in shapes), \
+                (name, kind, size, pose)
+
+
+def test_import_joints_sensors_and_mimic(handwritten):
+    path, model, m, warnings = handwritten
+    for j in range(m.njnt):
+        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, j)
+        if m.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE:
+            assert name not in model.joints and model.metadata["mjcf_free_joint"] == name
+            continue
+        joint = model.joints[name]
+        if m.jnt_type[j] in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE):
+            assert joint.limits.has_position_limits == bool(m.jnt_limited[j]), name
+            if m.jnt_limited[j]:
+                assert _close([joint.limits.min_position, joint.limits.max_position], m.jnt_range[j]), name
+            assert joint.dynamics is None or joint.dynamics.damping == pytest.approx(m.dof_damping[m.jnt_dofadr[j]])
+    for e in range(m.neq):
+        j1 = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, m.eq_obj1id[e])
+        j2 = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, m.eq_obj2id[e])
+        mimic = model.joints[j1].mimic
+        assert mimic.joint == j2 and _close([mimic.offset, mimic.multiplier], m.eq_data[e][:2])
+    names = {mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_SENSOR, s) for s in range(m.nsensor)}
+    ours = set()
+    for s in model.sensors.values():
+        ours |= {f"{s.name}_f", f"{s.name}_t"} if s.type.value == "force_torque" else {s.name}
+    assert {n for n in names if not n.startswith("wrist_")} == {n for n in ours if not n.startswith("wrist")}
+    if "fixed_arm" in path.name:
+        ft = model.sensors["wrist"]
+        assert ft.parent_joint == "j3" and ft.second_link == "link2" and ft.applied_wrench_link == "link2"
+    if "walker" in path.read_text():
+        assert any("<actuator> not represented" in w for w in warnings)
+
+
+def test_free_joint_option_and_meshes(tmp_path):
+    """--mjcf-free-joint puts a free joint on the base; a binary STL is referenced, an ASCII one left out."""
+    from idyntree_models.model import Link, Mesh, Model
+
+    stl = tmp_path / "tri.stl"
+    v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype="<f4")
+    faces = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)]
+    body = b"".join(np.zeros(3, "<f4").tobytes() + v[list(f)].tobytes() + b"\0\0" for f in faces)
+    stl.write_bytes(b"\0" * 80 + len(faces).to_bytes(4, "little") + body)  # a binary STL tetrahedron
+    model = load_model(REPO / "idyntree_models" / "data" / "demo_arm.urdf")
+    base = next(iter(model.links.values()))
+    base.visuals.append(Mesh(filename=str(stl), scale=np.array([2.0, 2.0, 2.0])))
+    ascii_stl = find_model_file("urdf/idyntree/cube.stl")
+    base.visuals.append(Mesh(filename=str(ascii_stl)))
+    warnings: list[str] = []
+    text = export_model(model, "mjcf", warnings=warnings, mjcf_free_joint=True)
+    assert sum("mesh" in w and "left out" in w for w in warnings) == 1
+    m = mujoco.MjModel.from_xml_string(text)
+    assert m.nmesh == 1 and m.jnt_type[0] == mujoco.mjtJoint.mjJNT_FREE
+    config = random_configuration(model, np.random.default_rng(1))
+    bodies, _ = mj_poses(m, config)
+    ours = Kinematics(model).world_transforms(config)
+    assert all(_close(bodies[n], ours[n]) for n in model.links)
+    back = load_model(text, format="mjcf")
+    assert back.metadata["mjcf_free_joint"] and set(back.links) == set(model.links)
+    assert not isinstance(Link, type(None)) and isinstance(Model(), Model)
+
+
+def find_model_file(rel: str):
+    from conftest import model_file
+
+    return model_file(rel)
+
+
+def test_cli_converts_to_and_from_mjcf(tmp_path):
+    import subprocess
+    import sys
+
+    src = REPO / "idyntree_models" / "data" / "demo_arm.urdf"
+    out = tmp_path / "demo.xml"
+    done = subprocess.run([sys.executable, "-m", "idyntree_models.cli", "-i", str(src), "-o", str(out), "-q",
+                           "--mjcf-free-joint"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "<freejoint" in out.read_text()
+    mujoco.MjModel.from_xml_path(str(out))
+    back = tmp_path / "back.urdf"
+    done = subprocess.run([sys.executable, "-m", "idyntree_models.cli", "-i", str(out), "-o", str(back), "-q"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert set(load_model(back, convert_three_revolute_joints_to_spherical=True).joints) == set(load_model(src).joints)
+
+
+def test_bad_mjcf_is_a_clear_error():
+    with pytest.raises(ModelError, match="unknown default class 'nope'"):
+        load_model('<mujoco><worldbody><body name="a"><geom class="nope" size="1"/></body></worldbody></mujoco>',
+                   format="mjcf")
+    with pytest.raises(ModelError, match="no <body>"):
+        load_model("<mujoco><worldbody/></mujoco>", format="mjcf")
+    with pytest.raises(ModelError, match="line 1"):
+        load_model('<mujoco><worldbody><body><joint type="hinge" axis="0 0 0"/></body></worldbody></mujoco>',
+                   format="mjcf")

@@ -743,7 +743,7 @@ class _Importer:
         p1, p2 = fromto[:3], fromto[3:]
         if np.linalg.norm(p2 - p1) < 1e-12:
             raise self.r.error(el, "fromto: the two points coincide")
-        return make_transform(_z_to(p2 - p1), 0.5 * (p1 + p2))
+        return make_transform(_z_to(p1 - p2), 0.5 * (p1 + p2))  # MuJoCo points z from "to" towards "from"
 
     def _geom_size(self, el, a: dict) -> tuple[str, np.ndarray]:
         kind = a.get("type", "sphere")
