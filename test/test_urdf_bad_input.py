@@ -28,7 +28,7 @@ J_AB = '<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis
 
 CASES = {
     "malformed": ("<robot name='r'><link name='a'></robot>", r"line 1: malformed XML"),
-    "not a model": ("<mujoco model='m'/>", r"cannot tell the model format from the root element <mujoco>"),
+    "not a model": ("<COLLADA version='1.4.1'/>", r"cannot tell the model format from the root element <COLLADA>"),  # <mujoco> is MJCF now
     "no links": ("<robot name='r'/>", r"no <link>"),
     "missing child link": (robot('<joint name="j" type="fixed"><parent link="a"/><child link="zz"/></joint>'),
                            r"line 4: <child>: child link 'zz' of joint 'j' does not exist"),
