@@ -25,13 +25,22 @@ if [ "${#deb_missing[@]}" -gt 0 ]; then
   fi
 fi
 
+# The real ROS 2 command-line tools (ros2 launch/run/param/service/topic) for test_ros_cli.py: they are
+# on no registry, ../shared/ros2-cli carries them. Without it those tests skip and say why.
+SHARED="${IDYNTREE_MODELS_SHARED:-$ROOT/../shared}"
+if [ -f "$SHARED/ros2-cli/install.sh" ]; then
+  if [ ! -x .venv/bin/ros2 ]; then echo "[test] installing the ros2 command-line tools from $SHARED/ros2-cli"; fi
+  bash "$SHARED/ros2-cli/install.sh" .venv "$ROOT/scripts/cmake/fix_wheel_includes.cmake" > .venv/setup-ros2-cli.log 2>&1 \
+    || { echo "[test] installing $SHARED/ros2-cli failed:" >&2; tail -n 20 .venv/setup-ros2-cli.log >&2; exit 1; }
+fi
+
 # Keep all DDS traffic on this machine (Kilted ignores ROS_LOCALHOST_ONLY).
 export ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST
 unset PYTHONPATH _ROS_WHEELS_BOOTSTRAP_COMPLETE || true
 
 status=0
 set +e
-.venv/bin/python -m pytest test/ -q "$@" </dev/null
+.venv/bin/python -m pytest test/ -q "$@" </dev/null  # (pytest options: setup.cfg)
 rc=$?
 set -e
 if [ "$rc" -eq 5 ]; then
