@@ -20,12 +20,12 @@ import time
 from pathlib import Path
 
 import pytest
-from ros_harness import ros_env
 
 from idyntree_models.api import export_model, load_model
-from model_compare import assert_models_equal
+from ros_harness import ros_env
 
 from conftest import DEMO, MODELS
+from model_compare import assert_models_equal
 
 VENV_BIN = Path(sys.executable).parent
 ROS2 = VENV_BIN / "ros2"
