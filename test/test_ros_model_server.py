@@ -402,3 +402,72 @@ def test_server_without_model_exits_with_reason(tmp_path: Path):
     finally:
         bad.stop()
     assert bad.proc.returncode == 1 and "missing.urdf" in bad.output() and "no such file" in bad.output()
+
+
+# -- robustness: bad joint_states, bad prefix, bursts, /tf during conversions ----------------------
+
+def test_non_finite_positions_dropped_and_bad_prefix_refused(ros):
+    server, probe = ros(51, {"model_file": str(DEMO_ARM), "publish_frequency": 0.0})
+    wait_ready(server, probe)
+    tf = probe.collect(TFMessage, "/tf", tf_qos())
+    pub = probe.node.create_publisher(JointState, "joint_states", 10)
+    probe.spin_until(lambda: pub.get_subscription_count() > 0, what="the server's joint_states subscription")
+    for value in (float("nan"), float("inf"), -float("inf")):
+        pub.publish(joint_state(["elbow"], [value]))
+    pub.publish(joint_state(["elbow"], [0.25]))
+    probe.spin_until(lambda: tf, what="/tf of the finite message")
+    probe.spin_for(0.5)
+    assert len(tf) == 1, "a non-finite position reached /tf"
+    t = tf[0].transforms[0].transform
+    assert all(np.isfinite([t.translation.x, t.translation.y, t.translation.z, t.rotation.w]))
+    assert "non-finite position for joint(s) elbow; message ignored" in server.output()
+    for bad in ("/r1/", "r 1/", "r1//", "ü/"):
+        (result,) = set_parameters(probe, frame_prefix=bad)
+        assert not result.successful and "frame_prefix" in result.reason, (bad, result.reason)
+    (result,) = set_parameters(probe, frame_prefix="r1/")
+    assert result.successful, result.reason
+    assert server.alive()
+
+
+def test_burst_of_100_conversions_all_answered(ros):
+    server, probe = ros(52, {"model_file": str(DEMO_ARM)})
+    wait_ready(server, probe)
+    from rclpy.qos import QoSProfile
+
+    client = probe.node.create_client(ConvertModel, "/model_server/convert_model",
+                                      qos_profile=QoSProfile(depth=1000))
+    probe.spin_until(client.service_is_ready, what="convert_model")
+    text = DEMO_ARM.read_text()
+    futures = [client.call_async(ConvertModel.Request(model=text, output_format=fmt))
+               for fmt in ("idyntree-model-json", "sdf", "urdf", "mjcf") * 25]
+    probe.spin_until(lambda: all(f.done() for f in futures), timeout=300, what="100 answers")
+    assert all(f.result().success for f in futures), [f.result().message for f in futures if not f.result().success]
+    assert server.alive()
+
+
+def test_tf_goes_on_while_a_long_conversion_runs(ros):
+    """joint_states -> /tf has its own executor thread: a conversion does not hold it up."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from common import synthetic_urdf
+
+    big = synthetic_urdf(4000)  # a conversion of several hundred ms at least
+    server, probe = ros(53, {"model_file": str(DEMO_ARM), "publish_frequency": 0.0})
+    wait_ready(server, probe)
+    arrivals: list[float] = []
+    probe.node.create_subscription(TFMessage, "/tf", lambda _: arrivals.append(time.monotonic()), tf_qos())
+    pub = probe.node.create_publisher(JointState, "joint_states", 10)
+    client = probe.node.create_client(ConvertModel, "/model_server/convert_model")
+    probe.spin_until(lambda: pub.get_subscription_count() > 0 and client.service_is_ready(), what="the server")
+    start = time.monotonic()
+    future = client.call_async(ConvertModel.Request(model=big, output_format="urdf"))
+    while not future.done():
+        pub.publish(joint_state(["elbow"], [0.1]))
+        probe.spin_for(0.02)
+    end = time.monotonic()
+    assert future.result().success, future.result().message
+    # A server that converts in the thread that publishes /tf answers the queued joint_states only
+    # after the conversion: nothing arrives in the first half of it. Ours keeps publishing.
+    first_half = [t for t in arrivals if start < t < (start + end) / 2]
+    assert len(first_half) >= 3, f"{len(first_half)} /tf messages in the first half of a {end - start:.2f} s conversion"

@@ -14,18 +14,21 @@ joint_state_publisher started on the published description moves it.
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import sys
+import threading
 from pathlib import Path
 
 import rclpy
 from idyntree_models_interfaces.msg import SensorList
 from idyntree_models_interfaces.srv import ConvertModel, GetModel
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, ParameterType, SetParametersResult
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
@@ -35,7 +38,7 @@ from ..errors import ModelError
 from ..formats import FORMATS, get_format
 from ..model.model import JointType
 from ..model.reduce import reduce
-from .served import ServedModel
+from .served import ServedModel, check_frame_prefix
 from .tf_codec import make_tf_message
 
 NODE_NAME = "model_server"
@@ -48,6 +51,23 @@ LATCHED = QoSProfile(
 )
 TF_QOS = QoSProfile(
     depth=100,
+    history=HistoryPolicy.KEEP_LAST,
+    reliability=ReliabilityPolicy.RELIABLE,
+    durability=DurabilityPolicy.VOLATILE,
+)
+
+# SensorDataQoS (best effort, so any publisher matches) but 100 deep: at 1 kHz a 5-deep queue
+# overflows as soon as the executor is late by 5 ms, and every overflow is a lost /tf update.
+JOINT_STATES_QOS = QoSProfile(
+    depth=100,
+    history=HistoryPolicy.KEEP_LAST,
+    reliability=ReliabilityPolicy.BEST_EFFORT,
+    durability=DurabilityPolicy.VOLATILE,
+)
+# Requests queue here while a conversion runs: services_default keeps only 10, so a burst of
+# requests would lose answers.
+SERVICE_QOS = QoSProfile(
+    depth=1000,
     history=HistoryPolicy.KEEP_LAST,
     reliability=ReliabilityPolicy.RELIABLE,
     durability=DurabilityPolicy.VOLATILE,
@@ -140,11 +160,21 @@ class ModelServer(Node):
         self._pub_sensors = self.create_publisher(SensorList, "robot_sensors", LATCHED)
         self._pub_static = self.create_publisher(TFMessage, "/tf_static", LATCHED)
         self._pub_tf = self.create_publisher(TFMessage, "/tf", TF_QOS)
-        self.create_subscription(JointState, "joint_states", self._on_joint_state, qos_profile_sensor_data)
+        # joint_states -> /tf has a callback group of its own, so that conversions and model rebuilds
+        # (services, parameters, the description topic: other groups, other executor threads) never
+        # hold it up; the model swap is one reference assignment, read once per message.
+        self._tf_group = MutuallyExclusiveCallbackGroup()
+        self._service_group = ReentrantCallbackGroup()
+        self._model_lock = threading.Lock()  # one rebuild at a time (parameters vs description topic)
+        self.create_subscription(JointState, "joint_states", self._on_joint_state, JOINT_STATES_QOS,
+                                 callback_group=self._tf_group)
         if self._from_topic:
-            self.create_subscription(String, "robot_description", self._on_description_topic, LATCHED)
-        self.create_service(ConvertModel, "~/convert_model", self._on_convert)
-        self.create_service(GetModel, "~/get_model", self._on_get_model)
+            self.create_subscription(String, "robot_description", self._on_description_topic, LATCHED,
+                                     callback_group=MutuallyExclusiveCallbackGroup())
+        self.create_service(ConvertModel, "~/convert_model", self._on_convert, qos_profile=SERVICE_QOS,
+                            callback_group=self._service_group)
+        self.create_service(GetModel, "~/get_model", self._on_get_model, qos_profile=SERVICE_QOS,
+                            callback_group=self._service_group)
         self.add_on_set_parameters_callback(self._on_set_parameters)
         self.add_post_set_parameters_callback(self._after_set_parameters)
 
@@ -182,7 +212,8 @@ class ModelServer(Node):
         """Load and prepare a model; raises ModelError with the reason when it is not usable."""
         kind, value = source
         opts = self._options(overrides)
-        prefix = str((overrides or {}).get("frame_prefix", self.get_parameter("frame_prefix").value))
+        prefix = check_frame_prefix(str((overrides or {}).get("frame_prefix",
+                                                                self.get_parameter("frame_prefix").value)))
         try:
             if kind == "file":
                 path = str(Path(value).expanduser())
@@ -312,7 +343,8 @@ class ModelServer(Node):
 
     def _on_description_topic(self, msg: String) -> None:
         try:
-            served = self._build(("text", msg.data))
+            with self._model_lock:
+                served = self._build(("text", msg.data))
         except ModelError as e:
             self.get_logger().error(f"model from the robot_description topic rejected: {e}")
             return
@@ -407,15 +439,33 @@ def _joint_list(value) -> list[str]:
     return [str(v).strip() for v in value if str(v).strip()]
 
 
-def _executor():
-    """rclpy's single-threaded executor (callbacks never overlap, so the model swap needs no lock).
+EXECUTORS = ("multi", "single", "events")
 
-    rclpy.experimental.EventsExecutor would have less overhead per message, but with the Kilted
-    wheels it answered no service request and delivered no /tf in our tests, so it is not used.
+
+def _executor(kind: str | None = None):
+    """The executor that spins the node (IDYNTREE_MODELS_EXECUTOR chooses, for bench/bench_ros.py).
+
+    multi (default): rclpy's MultiThreadedExecutor, so that joint_states -> /tf (its own callback
+    group) goes on while a conversion or a model rebuild runs in another thread; the interpreter's
+    switch interval is lowered so a waiting /tf callback gets the GIL within about 1 ms.
+    single: SingleThreadedExecutor; events: rclpy.experimental.EventsExecutor. Both run one
+    callback at a time, so a 30 ms conversion delays /tf by 30 ms; measured in the README.
     """
-    from rclpy.executors import SingleThreadedExecutor
+    kind = kind or os.environ.get("IDYNTREE_MODELS_EXECUTOR", "multi")
+    if kind == "single":
+        from rclpy.executors import SingleThreadedExecutor
 
-    return SingleThreadedExecutor()
+        return SingleThreadedExecutor()
+    if kind == "events":
+        from rclpy.experimental import EventsExecutor
+
+        return EventsExecutor()
+    if kind != "multi":
+        raise ValueError(f"IDYNTREE_MODELS_EXECUTOR={kind!r}: expected one of {', '.join(EXECUTORS)}")
+    from rclpy.executors import MultiThreadedExecutor
+
+    sys.setswitchinterval(0.001)
+    return MultiThreadedExecutor(num_threads=3)
 
 
 def _quiet_signals() -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import ModelError
 from ..formats import detect_format
 from ..model.kinematics import Kinematics
 from ..model.model import ForceTorqueSensor, JointType, LinkSensor, Model, SensorType
@@ -201,9 +202,26 @@ class ServedModel:
         config: dict[str, object] = {name: positions[k] for name, k in plan.scalar}
         for name, (ix, iy, iz) in plan.spherical:
             angles = [positions[k] if k >= 0 else 0.0 for k in (ix, iy, iz)]
+            config[name] = angles
+        bad = [name for name, v in config.items() if not np.all(np.isfinite(v))]
+        if bad:  # a NaN would reach /tf as a NaN transform, which breaks every tf2 listener's tree
+            raise ModelError(f"non-finite position for joint(s) {', '.join(sorted(bad)[:5])}")
+        for name, _ in plan.spherical:
+            angles = config[name]
             config[name] = three_revolute_to_quaternion(*angles)
         local = self.kin.joint_transforms(config)[0]
         return transforms_to_xyz_xyzw(local[plan.published])
+
+
+_FRAME_PREFIX = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./-]*")
+
+
+def check_frame_prefix(prefix: str) -> str:
+    """A prefix that makes valid tf2 frame ids: tf2 refuses ids starting with '/' and ids with spaces."""
+    if prefix and (not _FRAME_PREFIX.fullmatch(prefix) or "//" in prefix):
+        raise ModelError(f"frame_prefix {prefix!r} does not make valid TF frame ids: use letters, digits, '_', "
+                         "'.', '-' and '/' separators, not starting with '/' (e.g. 'robot1/')")
+    return prefix
 
 
 def describe_format(text: str) -> str:
