@@ -484,6 +484,12 @@ def _quiet_signals() -> None:
 def main(args: list[str] | None = None) -> int:
     """Run the node until SIGINT/SIGTERM (exit 0) or a start-up error (exit 1)."""
     _quiet_signals()
+    # Signals wait until everything is built: one arriving while the executor is being constructed
+    # leaves a half-made executor whose destructor prints tracebacks. Delivered on unblocking, it
+    # shuts the context down and spin() returns at once. (Threads started meanwhile, DDS's, inherit
+    # the mask, so the signal goes to this thread.)
+    stop_signals = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
     rclpy.init(args=args if args is not None else sys.argv)
     node = None
     try:
@@ -494,6 +500,7 @@ def main(args: list[str] | None = None) -> int:
             return 1
         executor = _executor()
         executor.add_node(node)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
         executor.spin()
     except ExternalShutdownException:
         pass
