@@ -96,7 +96,6 @@ def test_version_is_checked(doc):
          r"joints\[3\]\.rest_transform\.position: expected 3 numbers, got 4"),
         (lambda d: d["links"][2]["inertia"].update(mass="heavy"), r"links\[2\]\.inertia\.mass: expected a number, got a string"),
         (lambda d: d["links"][2]["inertia"].update(mass=True), r"links\[2\]\.inertia\.mass: expected a number, got a boolean"),
-        (lambda d: d["links"][2]["inertia"].update(mass=-1.0), r"links\[2\]\.inertia\.mass: mass -1.0 is negative"),
         (lambda d: d["links"][2]["inertia"]["rotational_inertia_wrt_frame_origin"][0].__setitem__(1, 5.0),
          r"links\[2\]\.inertia\.rotational_inertia_wrt_frame_origin: .*not symmetric"),
         (lambda d: d.update(links={}), r"links: expected an array, got an object"),
@@ -209,3 +208,16 @@ def test_cli_reports_json_errors(tmp_path, doc):
                        cwd=REPO, capture_output=True, text=True, timeout=120)
     assert r.returncode != 0
     assert "bad.json" in r.stderr and "joints[3].parent_link: link 'nope' does not exist" in r.stderr
+
+
+def test_negative_mass_warns_and_strict_refuses(doc):
+    # iDynTree loads it as written; so do we, with a warning, unless strict
+    d = copy.deepcopy(doc)
+    d["links"][2]["inertia"]["mass"] = -1.0
+    warnings: list[str] = []
+    model = _load(d, warnings=warnings)
+    name = d["links"][2]["name"]
+    assert model.links[name].inertia.mass == -1.0
+    assert any(f"link '{name}': mass -1.0 is negative" in w for w in warnings), warnings
+    with pytest.raises(ModelError, match=r"mass -1.0 is negative.*strict"):
+        load_model(json.dumps(d), "idyntree-model-json", strict=True)

@@ -5,6 +5,7 @@ Nothing may crash, hang, read other files, expand entities or return an empty mo
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -55,11 +56,6 @@ CASES = {
     "two numbers for xyz": (robot('<joint name="j" type="fixed"><origin xyz="0 0"/><parent link="a"/><child link="b"/></joint>'),
                             r"attribute 'xyz' needs 3 numbers, got 2"),
     "zero axis": (robot(J_AB.replace('xyz="0 0 1"', 'xyz="0 0 0"')), r"line 4: <axis>: joint 'j' has a zero axis"),
-    "negative mass": (robot(J_AB).replace('<link name="b">' + M, '<link name="b"><inertial><mass value="-2"/></inertial>'),
-                      r"line 3: <mass>: mass -2.0 is negative"),
-    "non-psd inertia": (robot(J_AB).replace('<link name="b">' + M, '<link name="b"><inertial><mass value="1"/>'
-                                          '<inertia ixx="1" iyy="1" izz="-1" ixy="0" ixz="0" iyz="0"/></inertial>'),
-                        r"line 3: link 'b': rotational inertia is not positive semi-definite"),
     "unknown joint type": (robot(J_AB.replace('"revolute"', '"hinge"')), r"unknown joint type 'hinge'"),
     "planar": (robot(J_AB.replace('"revolute"', '"planar"')), r"joint type 'planar' is not supported"),
     "bad ft frame": (robot(J_AB + '<sensor name="ft" type="force_torque"><parent joint="j"/><force_torque>'
@@ -83,6 +79,31 @@ def test_bad_input_is_refused_clearly(name):
     text, pattern = CASES[name]
     with pytest.raises(ModelError, match=pattern):
         load_model(text, format="urdf" if name != "not a model" else None)
+
+
+# physically impossible values that the reference loaders (iDynTree, urdfdom) load as written:
+# a warning by default, an error with strict=True
+PHYSICS = {
+    "negative mass": (robot(J_AB).replace('<link name="b">' + M, '<link name="b"><inertial><mass value="-2"/></inertial>'),
+                      r"line 3: link 'b': mass -2.0 is negative"),
+    "non-psd inertia": (robot(J_AB).replace('<link name="b">' + M, '<link name="b"><inertial><mass value="1"/>'
+                                          '<inertia ixx="1" iyy="1" izz="-1" ixy="0" ixz="0" iyz="0"/></inertial>'),
+                        r"line 3: link 'b': rotational inertia is not positive semi-definite"),
+    "triangle inequality": (robot(J_AB).replace('<link name="b">' + M, '<link name="b"><inertial><mass value="1"/>'
+                                              '<inertia ixx="1" iyy="1" izz="3" ixy="0" ixz="0" iyz="0"/></inertial>'),
+                            r"line 3: link 'b': principal moments .* violate the triangle inequality"),
+}
+
+
+@pytest.mark.parametrize("name", list(PHYSICS))
+def test_impossible_physics_warns_and_strict_refuses(name):
+    text, message = PHYSICS[name]
+    warnings: list[str] = []
+    model = load_model(text, warnings=warnings)
+    assert len(model.links) == 2
+    assert [w for w in warnings if re.search(message, w)], warnings
+    with pytest.raises(ModelError, match=message + r".*\(strict: warnings are errors\)"):
+        load_model(text, strict=True)
 
 
 def test_error_names_the_file(tmp_path):

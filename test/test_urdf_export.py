@@ -236,12 +236,22 @@ def test_numbers_read_back_exactly_and_names_are_escaped():
     assert_models_equal(m, back, tol=1e-15)
 
 
-def test_default_base_link_is_the_urdf_root_and_first_link():
-    m = _load(MODELS / "urdf/idyntree/iCubGenova02.urdf")
+def test_links_and_joints_keep_the_source_order_and_one_root():
+    path = MODELS / "urdf/idyntree/iCubGenova02.urdf"
+    m = _load(path)
     root = etree.fromstring(export_model(m, "urdf").encode())
-    children = {j.find("child").get("link") for j in root.findall("joint")}
-    roots = [link.get("name") for link in root.findall("link") if link.get("name") not in children]
-    assert roots == [m.default_base_link] == [root.find("link").get("name")]
+    source = etree.parse(str(path)).getroot()
+
+    def roots(doc):
+        children = {j.find("child").get("link") for j in doc.findall("joint")}
+        return [link.get("name") for link in doc.findall("link") if link.get("name") not in children]
+
+    # the description's root (the massless 'base_link' above 'root_link') stays the root
+    assert roots(root) == roots(source) == ["base_link"] and m.default_base_link == "root_link"
+    written = [link.get("name") for link in root.findall("link")]
+    assert written[: len(m.links)] == list(m.links) == [n for n in (e.get("name") for e in source.findall("link"))
+                                                        if n in m.links]
+    assert [j.get("name") for j in root.findall("joint")][: len(m.joints)] == list(m.joints)
 
 
 def test_continuous_limits_dynamics_mimic_are_written():

@@ -49,10 +49,11 @@ FORMATS: dict[str, Format] = {
         Format("idyntree-model-json", "idyntree_json", (".json",), "iDynTree model JSON, version 1"),
         Format("skel", "skel", (".skel",), "DART SKEL"),
         Format("mjcf", "mjcf", (".mjcf", ".xml"), "MuJoCo MJCF"),
+        Format("xacro", "xacro", (".xacro",), "xacro macros, expanded by the xacro package, then read as URDF (or SDF)"),
     )
 }
 
-ALIASES = {"json": "idyntree-model-json", "xacro": "urdf"}
+ALIASES = {"json": "idyntree-model-json"}
 
 
 def get_format(name: str) -> Format:
@@ -75,7 +76,11 @@ def detect_format(text: str) -> Format:
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped.startswith("{"):
         return FORMATS["idyntree-model-json"]
+    from .xacro import uses_xacro
     from .xmlutil import root_tag
+
+    if uses_xacro(stripped):
+        return FORMATS["xacro"]
 
     tag = root_tag(stripped)
     by_root = {"robot": "urdf", "sdf": "sdf", "skel": "skel", "mujoco": "mjcf"}

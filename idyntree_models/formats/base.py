@@ -21,6 +21,9 @@ class LoadOptions:
     skeleton: str | None = None  # SKEL: which skeleton of a world
     search_paths: tuple[str, ...] = ()  # SDF: extra model:// search directories
     base_dir: str | None = None  # directory of the file, for relative includes
+    xacro_args: dict[str, str] | None = None  # xacro: values of <xacro:arg> (NAME:=VALUE on xacro's command line)
+    allow_xacro: bool = True  # False: refuse xacro documents (their $(eval) runs Python code); see api.read_source
+    strict: bool = False  # every warning is an error
 
     @classmethod
     def from_kwargs(cls, **kwargs) -> LoadOptions:
@@ -34,6 +37,11 @@ class ExportOptions:
     export_spherical_joints_as_three_revolute_joints: bool = True
     sdf_version: str = "1.9"
     mjcf_free_joint: bool = False  # MJCF: a <freejoint> on the base body (floating base) instead of welding it
+    mesh_uri: str | None = None  # keep | absolute | package | model; None: keep, except SDF (package:// -> model://)
+    resolve_mesh_uris: bool = False  # look every mesh file up (package:// through the ament index), warn if missing
+    output_dir: str | None = None  # where the output goes: relative mesh paths are rebased onto it
+    search_paths: tuple[str, ...] = ()  # model:// search directories, for resolving mesh URIs
+    strict: bool = False  # every warning is an error
 
     @classmethod
     def from_kwargs(cls, **kwargs) -> ExportOptions:
@@ -48,17 +56,34 @@ def _from_kwargs(cls, kwargs: dict, what: str):
     values = {k: v for k, v in kwargs.items() if v is not None or k in ("model", "skeleton", "base_dir")}
     if "search_paths" in values:
         values["search_paths"] = tuple(values["search_paths"])
+    if values.get("xacro_args") is not None:
+        args = values["xacro_args"]
+        if not isinstance(args, dict):
+            raise ModelError(f"xacro_args must be a mapping of argument names to values, got {type(args).__name__}")
+        values["xacro_args"] = {str(k): str(v) for k, v in args.items()}
     return cls(**values)
+
+
+STRICT_NOTE = "(strict: warnings are errors)"
 
 
 @dataclass
 class Diagnostics:
-    """Collects warnings for the caller (the CLI prints them, services return them) and logs them."""
+    """Collects warnings for the caller (the CLI prints them, services return them) and logs them.
+
+    Each distinct warning is kept and logged once.  With `strict`, a warning is raised as a
+    ModelError instead, for users who accept no model that needed one.
+    """
 
     source: str | None = None
     warnings: list[str] = field(default_factory=list)
+    strict: bool = False
 
     def warn(self, message: str) -> None:
+        if self.strict:
+            raise ModelError(f"{message} {STRICT_NOTE}", source=self.source)
         text = f"{self.source}: {message}" if self.source else message
+        if text in self.warnings:
+            return
         self.warnings.append(text)
         log.warning(text)

@@ -381,9 +381,7 @@ def _load_link(r: _Reader, v, path: str, model: Model) -> None:
         raise _error(f"{path}.name", f"duplicate link name '{name}'")
     p = f"{path}.inertia"
     ine = r.obj(r.key(d, "inertia", path), p, ("mass", "center_of_mass", "rotational_inertia_wrt_frame_origin"))
-    mass = r.number(r.key(ine, "mass", p), f"{p}.mass")
-    if mass < 0:
-        raise _error(f"{p}.mass", f"mass {mass} is negative")
+    mass = r.number(r.key(ine, "mass", p), f"{p}.mass")  # a negative one: a warning from validate()
     com = r.vector(r.key(ine, "center_of_mass", p), f"{p}.center_of_mass", 3)
     i_o = r.matrix3(
         r.key(ine, "rotational_inertia_wrt_frame_origin", p), f"{p}.rotational_inertia_wrt_frame_origin"

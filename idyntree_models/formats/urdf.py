@@ -15,8 +15,10 @@ from ..model.model import (
     Box,
     Cylinder,
     Dynamics,
+    Extension,
     ForceTorqueSensor,
     Frame,
+    FrameJoint,
     Inertia,
     Joint,
     JointType,
@@ -59,10 +61,16 @@ class _UrdfReader(XmlReader):
 
 def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     source = diag.source
-    root = parse_xml(text, source)
+    try:
+        root = parse_xml(text, source)
+    except ModelError as e:
+        if "Namespace prefix xacro" in e.message:
+            raise ModelError(f"{XACRO_HINT} ({e.message})", source=source, line=e.line) from None
+        raise
     r = _UrdfReader(source)
     if root.tag != "robot":
         raise r.error(root, f"the root element is <{root.tag}>, a URDF file needs <robot>")
+    _refuse_xacro(r, root, text)
     model = Model(name=(root.get("name") or "").strip() or "robot")
     lines: dict[str, int] = {}
     model.metadata["lines"] = lines
@@ -98,8 +106,68 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     _drop_floating_root(model, root, r, dropped_floating, diag)
     _links_to_frames(model)
     _sensors(r, root, model, diag)
+    _extensions(root, model)
     _ = options
     return model
+
+
+XACRO_HINT = (
+    "the document uses xacro macros, which must be expanded before it is URDF: read it with format "
+    "'xacro' (files named *.xacro and documents declaring the xacro namespace are expanded automatically)"
+)
+
+
+def _refuse_xacro(r: _UrdfReader, root: etree._Element, text: str | bytes) -> None:
+    """A xacro document read as plain URDF would load as a silently smaller model: refuse it."""
+    if ("xacro" if isinstance(text, str) else b"xacro") not in text:
+        return
+    for el in root.iter(etree.Element):
+        if el.prefix == "xacro" or "/xacro" in (etree.QName(el).namespace or ""):
+            raise ModelError(f"{XACRO_HINT} (<{el.prefix or 'xacro'}:{etree.QName(el).localname}>)",
+                             source=r.source, line=el.sourceline)
+
+
+# -- pass-through elements -------------------------------------------------------------------
+# What the model reads from each level; every other element is kept as an opaque Extension.
+_ROBOT_KNOWN = ("link", "joint")
+_LINK_KNOWN = ("inertial", "visual", "collision")
+_JOINT_KNOWN = ("origin", "parent", "child", "axis", "limit", "dynamics", "mimic")
+
+
+def _tag(el: etree._Element) -> str:
+    q = etree.QName(el)
+    return f"{el.prefix}:{q.localname}" if el.prefix else q.localname
+
+
+def _xml(el: etree._Element) -> str:
+    return etree.tostring(el, encoding="unicode", with_tail=False)
+
+
+def _extensions(root: etree._Element, model: Model) -> None:
+    """Keep every element the model has no field for, with where it was (see model.Extension)."""
+    sensors = set(model.sensors)
+    prev: tuple[str, str | int] | None = None
+    for el in root.iterchildren(etree.Element):
+        tag = _tag(el)
+        name = (el.get("name") or "").strip()
+        if tag in _ROBOT_KNOWN or (tag == "sensor" and name in sensors):
+            prev = (tag, name)
+            if tag in ("link", "joint"):
+                _inner_extensions(el, tag, name, _LINK_KNOWN if tag == "link" else _JOINT_KNOWN, model)
+            continue
+        model.extensions.append(Extension("urdf", tag, _xml(el), after=prev))
+        prev = ("extension", len(model.extensions) - 1)
+
+
+def _inner_extensions(el: etree._Element, kind: str, owner: str, known: tuple[str, ...], model: Model) -> None:
+    seen: dict[str, int] = {}
+    prev: tuple[str, str | int] | None = None
+    for child in el.iterchildren(etree.Element):
+        tag = _tag(child)
+        if tag not in known:
+            model.extensions.append(Extension("urdf", tag, _xml(child), kind, owner, prev))
+        seen[tag] = seen.get(tag, -1) + 1
+        prev = (tag, seen[tag])
 
 
 # -- links ---------------------------------------------------------------------------------
@@ -130,8 +198,6 @@ def _link(r: _UrdfReader, el: etree._Element, materials: dict[str, Material], di
         origin = r.origin(inertial)
         mass_el = inertial.find("mass")
         mass = r.float_attr(mass_el, "value") if mass_el is not None else 0.0
-        if mass < 0:
-            raise r.error(mass_el, f"mass {mass} is negative")
         i_el = inertial.find("inertia")
         inertia = np.zeros((3, 3))
         if i_el is not None:
@@ -140,7 +206,10 @@ def _link(r: _UrdfReader, el: etree._Element, materials: dict[str, Material], di
                 [[v["ixx"], v["ixy"], v["ixz"]], [v["ixy"], v["iyy"], v["iyz"]], [v["ixz"], v["iyz"], v["izz"]]]
             )
         rot = origin[:3, :3]
-        link.inertia = Inertia(mass, origin[:3, 3], rot @ inertia @ rot.T)
+        if not np.array_equal(rot, np.eye(3)):
+            inertia = rot @ inertia @ rot.T
+            inertia = np.triu(inertia) + np.triu(inertia, 1).T  # exactly symmetric, as the file's six numbers
+        link.inertia = Inertia(mass, origin[:3, 3], inertia)
     for kind in ("visual", "collision"):
         for shape_el in el.findall(kind):
             shape = _shape(r, shape_el, materials, diag)
@@ -219,7 +288,8 @@ def _joint(r: _UrdfReader, el: etree._Element, model: Model, diag: Diagnostics) 
     norm = float(np.linalg.norm(axis))
     if norm < 1e-12:
         raise r.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction")
-    joint.axis = axis / norm
+    # a unit axis is kept bit for bit (dividing by a norm of 1 +- 1 ulp would change its last digits)
+    joint.axis = axis / norm if abs(norm - 1.0) > 1e-12 else axis
     lim_el = el.find("limit")
     lim = Limits()
     if lim_el is not None:
@@ -328,9 +398,12 @@ def _links_to_frames(model: Model) -> None:
             for shape in src:
                 shape.link_H_geometry = real_H_fake @ shape.link_H_geometry
                 dst.append(shape)
+    frame_joints: dict[str, FrameJoint] = {}
     for name, (real, real_H_fake) in removed.items():
         model.frames[name] = Frame(name, real, real_H_fake)
-    model.metadata["urdf_frames_from_links"] = {n: r for n, (r, _) in removed.items()}
+        joint = neighbours[name][0]
+        frame_joints[name] = FrameJoint(joint.name, frame_is_parent=joint.parent == name)
+    model.metadata["frame_joints"] = frame_joints
 
 
 # -- sensors -------------------------------------------------------------------------------
@@ -351,14 +424,14 @@ def _sensors(r: _UrdfReader, root: etree._Element, model: Model, diag: Diagnosti
         else:
             diag.warn(
                 f"line {el.sourceline}: sensor '{name}' of type '{stype}' is not supported "
-                "(force_torque, accelerometer, gyroscope) and was ignored"
+                "(force_torque, accelerometer, gyroscope): it is not in the model (kept as XML for URDF export)"
             )
     gazebo = [s.get("name", "?") for g in root.findall("gazebo") for s in g.findall("sensor")]
     if gazebo:
         shown = ", ".join(gazebo[:8]) + (f" and {len(gazebo) - 8} more" if len(gazebo) > 8 else "")
         diag.warn(
-            f"{len(gazebo)} <gazebo> sensor description(s) ignored ({shown}): only top-level <sensor> "
-            "elements of iDynTree's extension define sensors"
+            f"{len(gazebo)} <gazebo> sensor description(s) are not in the model ({shown}): only top-level "
+            "<sensor> elements of iDynTree's extension define sensors (the <gazebo> blocks are kept for URDF export)"
         )
 
 
@@ -373,10 +446,10 @@ def _ft_sensor(r: _UrdfReader, el, name: str, model: Model, diag: Diagnostics) -
     parent_el, joint_name = _sensor_parent(r, el, "joint")
     joint = model.joints.get(joint_name)
     if joint is None:
-        frames = model.metadata.get("urdf_frames_from_links", {})
         hint = ""
-        if any(joint_name == f"{n}_joint" for n in frames):
-            hint = " (its massless child link became a frame)"
+        for frame, fj in model.metadata.get("frame_joints", {}).items():
+            if fj.joint == joint_name:
+                hint = f" (it is a fixed joint to the massless link '{frame}', which became a frame)"
         raise r.error(parent_el, f"force/torque sensor '{name}': joint '{joint_name}' does not exist{hint}")
     ft = el.find("force_torque")
     frame, direction = "child", "child_to_parent"

@@ -24,6 +24,7 @@ from ..errors import ModelError
 from ..model.model import (
     Box,
     Cylinder,
+    Extension,
     ForceTorqueSensor,
     Joint,
     JointType,
@@ -38,7 +39,8 @@ from ..model.model import (
 )
 from ..model.spherical import unfold_spherical_joints
 from ..model.topology import tree_order
-from ..model.transforms import matrix_to_rpy, translation
+from ..model.topology import frame_edge, root_frame
+from ..model.transforms import matrix_to_rpy, rpy_xyz_to_transform, translation
 from .base import Diagnostics, ExportOptions
 
 # poses closer than this are "the same" when deciding that a frame is a sensor's own frame
@@ -62,7 +64,82 @@ def _origin(parent: etree._Element, t: np.ndarray, always: bool = False) -> None
         return
     if not np.all(np.isfinite(t)):
         raise ModelError(f"cannot write a non-finite transform to URDF (in <{parent.tag} name='{parent.get('name')}'>)")
-    etree.SubElement(parent, "origin", xyz=_nums(t[:3, 3]), rpy=_nums(matrix_to_rpy(t[:3, :3])))
+    etree.SubElement(parent, "origin", xyz=_nums(t[:3, 3]), rpy=_nums(exact_rpy(t[:3, :3])))
+
+
+def _shortest(v: float, tol: float) -> float | None:
+    """The decimal with the fewest significant digits within tol of v, or None."""
+    for digits in range(1, 18):
+        c = float(f"{v:.{digits}g}")
+        if abs(c - v) <= tol:
+            return c
+    return None
+
+
+def _decimals_near(v: float) -> list[float]:
+    """Decimals of 1 to 17 digits near v or v plus whole turns (sources write -30 or 3.14159265359), and v +- ulps."""
+    out: list[float] = [0.0] if abs(v) < 1e-9 else []
+    for turns in range(-_MAX_TURNS, _MAX_TURNS + 1):
+        w = v + turns * 2.0 * math.pi
+        tol = 1e-12 * max(1.0, abs(w))
+        for digits in range(1, 18):
+            c = float(f"{w:.{digits}g}")
+            if abs(c - w) <= tol and c not in out:
+                out.append(c)
+    # a source that wrote all 17 digits: its float is a few ulps from the recovered one
+    for steps in _ULP_STEPS:
+        c = v
+        for _ in range(abs(steps)):
+            c = math.nextafter(c, math.copysign(math.inf, steps))
+        if c not in out:
+            out.append(c)
+    return out
+
+
+_ULP_STEPS = (-4, -3, -2, -1, 1, 2, 3, 4)
+
+
+_MAX_TURNS = 8
+
+
+def exact_rpy(rot: np.ndarray) -> list[float]:
+    """Roll-pitch-yaw whose rotation, as the URDF reader computes it, is `rot` bit for bit when possible.
+
+    matrix_to_rpy rebuilds a rotation to a few ulps; those ulps would make every URDF round trip
+    (and idyntree-model-json -> URDF -> idyntree-model-json) change the last digits.  A rotation
+    read from decimal rpy text is rebuilt exactly by that text, a decimal near one of the two
+    roll-pitch-yaw solutions (r, p, y) and (r + pi, pi - p, y + pi), possibly some turns away.
+    The quick try rounds each recovered angle to its shortest decimal; the search tries the
+    decimals near each pitch (R[2,0] = -sin p), then for each one that fits, roll and yaw solved
+    from that pitch (full precision even next to gimbal lock, where matrix_to_rpy's roll and yaw
+    are not), each checked against the entries it fixes, so it stays linear.  Failing both, the
+    recovered angles are written.
+    """
+    rot = np.asarray(rot, dtype=float)
+    rpy = [float(a) for a in matrix_to_rpy(rot)]
+    quick = [_shortest(a, 1e-15 * max(1.0, abs(a)) + 4.0 * math.ulp(a)) for a in rpy]
+    for cand in ([a if c is None else c for a, c in zip(rpy, quick)], rpy):
+        if np.array_equal(rpy_xyz_to_transform(cand, _ZERO3)[:3, :3], rot):
+            return cand
+    m = rot.tolist()
+    pitches = _decimals_near(rpy[1])
+    pitches += [x for x in _decimals_near(math.pi - rpy[1]) if x not in pitches]
+    for cp in pitches:
+        c = math.cos(cp)
+        if -math.sin(cp) != m[2][0] or c == 0.0:
+            continue
+        rolls = _decimals_near(math.atan2(m[2][1] / c, m[2][2] / c))
+        yaws = _decimals_near(math.atan2(m[1][0] / c, m[0][0] / c))
+        good_r = [a for a in rolls if c * math.sin(a) == m[2][1] and c * math.cos(a) == m[2][2]]
+        good_y = [a for a in yaws if math.cos(a) * c == m[0][0] and math.sin(a) * c == m[1][0]]
+        for cr in good_r:
+            for cy in good_y:
+                if np.array_equal(rpy_xyz_to_transform((cr, cp, cy), _ZERO3)[:3, :3], rot):
+                    return [cr, cp, cy]
+    return rpy
+
+
+_ZERO3 = (0.0, 0.0, 0.0)
 
 
 def _same_pose(a: np.ndarray, b: np.ndarray) -> bool:
@@ -140,7 +217,7 @@ def _split_axis_offsets(model: Model, diag: Diagnostics) -> None:
 
 
 # -- elements --------------------------------------------------------------------------------
-def _link_element(root: etree._Element, link: Link, diag: Diagnostics) -> None:
+def _link_element(root: etree._Element, link: Link, diag: Diagnostics) -> etree._Element:
     el = etree.SubElement(root, "link", name=link.name)
     inertia = link.inertia
     if inertia.mass != 0.0 or np.any(inertia.com != 0.0) or np.any(inertia.inertia != 0.0):
@@ -161,6 +238,7 @@ def _link_element(root: etree._Element, link: Link, diag: Diagnostics) -> None:
     for kind, shapes in (("visual", link.visuals), ("collision", link.collisions)):
         for shape in shapes:
             _shape_element(el, kind, shape, link.name, diag)
+    return el
 
 
 def _shape_element(link_el: etree._Element, kind: str, shape: Shape, link: str, diag: Diagnostics) -> None:
@@ -203,7 +281,7 @@ class _LimitIssues:
         self.prismatic_unbounded: list[str] = []
 
 
-def _joint_element(root: etree._Element, joint: Joint, issues: _LimitIssues) -> None:
+def _joint_element(root: etree._Element, joint: Joint, issues: _LimitIssues) -> etree._Element:
     lim = joint.limits
     if joint.type is JointType.FIXED:
         type_name = "fixed"
@@ -218,7 +296,7 @@ def _joint_element(root: etree._Element, joint: Joint, issues: _LimitIssues) -> 
     etree.SubElement(el, "parent", link=joint.parent)
     etree.SubElement(el, "child", link=joint.child)
     if joint.type is JointType.FIXED:
-        return
+        return el
     etree.SubElement(el, "axis", xyz=_nums(joint.axis))
     positional = lim.has_position_limits
     if positional or lim.has_effort_limit or lim.has_velocity_limit:
@@ -240,9 +318,10 @@ def _joint_element(root: etree._Element, joint: Joint, issues: _LimitIssues) -> 
         etree.SubElement(
             el, "mimic", joint=joint.mimic.joint, multiplier=_num(joint.mimic.multiplier), offset=_num(joint.mimic.offset)
         )
+    return el
 
 
-def _sensor_element(root: etree._Element, model: Model, sensor, diag: Diagnostics) -> None:
+def _sensor_element(root: etree._Element, model: Model, sensor, diag: Diagnostics) -> etree._Element | None:
     if isinstance(sensor, ForceTorqueSensor):
         joint = model.joints.get(sensor.parent_joint)
         if joint is None or joint.type is JointType.SPHERICAL:  # a spherical joint written as three revolutes
@@ -250,7 +329,7 @@ def _sensor_element(root: etree._Element, model: Model, sensor, diag: Diagnostic
                 f"force/torque sensor '{sensor.name}' is in spherical joint '{sensor.parent_joint}', which URDF "
                 "writes as three revolute joints; the sensor was dropped"
             )
-            return
+            return None
         # URDF's first/second links are the joint's parent/child; our joints point away from the base
         if sensor.second_link == joint.child:
             child_H_sensor = sensor.second_link_H_sensor
@@ -259,9 +338,15 @@ def _sensor_element(root: etree._Element, model: Model, sensor, diag: Diagnostic
         el = etree.SubElement(root, "sensor", name=sensor.name, type="force_torque")
         etree.SubElement(el, "parent", joint=joint.name)
         parent_H_sensor = joint.rest_transform @ child_H_sensor
-        if sensor.frame != "parent" and _same_pose(child_H_sensor, np.eye(4)):
+        # the frame option the sensor was read with, when its pose still is that frame (to rounding);
+        # otherwise the pose decides, exactly, so a pose 1e-16 away from a link frame is kept
+        if sensor.frame == "child" and _same_pose(child_H_sensor, np.eye(4)):
             frame = "child"
-        elif _same_pose(parent_H_sensor, np.eye(4)):
+        elif sensor.frame == "parent" and _same_pose(parent_H_sensor, np.eye(4)):
+            frame = "parent"
+        elif np.array_equal(child_H_sensor, np.eye(4)):
+            frame = "child"
+        elif np.array_equal(parent_H_sensor, np.eye(4)):
             frame = "parent"
         else:
             frame = "sensor"
@@ -270,14 +355,15 @@ def _sensor_element(root: etree._Element, model: Model, sensor, diag: Diagnostic
         ft = etree.SubElement(el, "force_torque")
         etree.SubElement(ft, "frame").text = frame
         etree.SubElement(ft, "measure_direction").text = direction
-        return
+        return el
     if isinstance(sensor, LinkSensor) and sensor.sensor_type in (SensorType.ACCELEROMETER, SensorType.GYROSCOPE):
         el = etree.SubElement(root, "sensor", name=sensor.name, type=sensor.sensor_type.value)
         etree.SubElement(el, "parent", link=sensor.parent_link)
         _origin(el, sensor.link_H_sensor, always=True)
-        return
+        return el
     kind = getattr(sensor, "subtype", None) or sensor.type.value
     diag.warn(f"sensor '{sensor.name}' ({kind}) has no URDF form (force_torque, accelerometer, gyroscope) and was dropped")
+    return None
 
 
 def _sensor_frame_pose(sensor) -> tuple[str, np.ndarray] | None:
@@ -288,15 +374,33 @@ def _sensor_frame_pose(sensor) -> tuple[str, np.ndarray] | None:
 
 
 def _frames_to_write(model: Model, written_sensors: set[str]) -> list:
-    out = []
-    for frame in model.frames.values():
+    """The frames to write as massless links: all but those the reader adds back by itself.
+
+    add_sensor_frames_as_additional_frames appends a frame per sensor (F/T, accelerometers,
+    gyroscopes, in that order) after the file's own frames.  The trailing frames of the model that
+    are exactly those, in that order, and were no link in the source (model.metadata
+    "frame_joints"), are left out: reading the file recreates them where they were.  Any other
+    frame is written, so that names and order survive URDF -> URDF and JSON -> URDF -> JSON.
+    """
+    from ..model.spherical import sensor_frame_order
+
+    source_links = model.metadata.get("frame_joints") or {}
+    order = [s.name for s in sensor_frame_order(model) if s.name in written_sensors]
+    frames = list(model.frames.values())
+    suffix = 0
+    for frame in reversed(frames):
         sensor = model.sensors.get(frame.name)
-        if sensor is not None and sensor.name in written_sensors:
-            pose = _sensor_frame_pose(sensor)
-            if pose is not None and pose[0] == frame.parent_link and _same_pose(pose[1], frame.link_H_frame):
-                continue
-        out.append(frame)
-    return out
+        pose = _sensor_frame_pose(sensor) if sensor is not None and sensor.name in written_sensors else None
+        if (pose is None or frame.name in source_links or pose[0] != frame.parent_link
+                or not _same_pose(pose[1], frame.link_H_frame)):
+            break
+        suffix += 1
+    while suffix:  # the recreated frames come in the reader's order, which the suffix must follow
+        names = [f.name for f in frames[len(frames) - suffix:]]
+        if names == [n for n in order if n in set(names)]:
+            break
+        suffix -= 1
+    return frames[: len(frames) - suffix]
 
 
 def _reload_warnings(model: Model, frames: list, diag: Diagnostics) -> None:
@@ -324,8 +428,9 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     if base != tree.root:
         raise ModelError(f"default base link '{base}' is not the root of the joint tree ('{tree.root}')")
     root = etree.Element("robot", name=model.name or "robot")
-    for name in tree.order:  # base first: some tools take the first link as the root
-        _link_element(root, model.links[name], diag)
+    written: dict[tuple[str, str], etree._Element] = {}  # (tag, name) -> element, for pass-through anchors
+    for link in model.links.values():  # in the model's (the source's) order
+        written[("link", link.name)] = _link_element(root, link, diag)
 
     writable = {
         s.name
@@ -336,21 +441,12 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     frames = _frames_to_write(model, writable)
     _reload_warnings(model, frames, diag)
     for frame in frames:
-        _link_element(root, Link(frame.name), diag)
+        written[("link", frame.name)] = _link_element(root, Link(frame.name), diag)
 
     issues = _LimitIssues()
-    for name in tree.order[1:]:
-        _joint_element(root, tree.parent_joint[name], issues)
-    joint_names = set(model.joints)
-    for frame in frames:
-        jname = f"{frame.name}_fixed_joint"
-        while jname in joint_names:
-            jname += "_"
-        joint_names.add(jname)
-        el = etree.SubElement(root, "joint", name=jname, type="fixed")
-        _origin(el, frame.link_H_frame)
-        etree.SubElement(el, "parent", link=frame.parent_link)
-        etree.SubElement(el, "child", link=frame.name)
+    for joint in model.joints.values():
+        written[("joint", joint.name)] = _joint_element(root, joint, issues)
+    _frame_joints(root, model, frames, tree.root, written)
     if issues.no_effort:
         diag.warn(
             "URDF requires effort and velocity on <limit>; missing ones were written as 0 for joint(s) "
@@ -362,9 +458,88 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
             "[0, 0] on joint(s) " + ", ".join(issues.prismatic_unbounded)
         )
     for sensor in model.sensors.values():
-        _sensor_element(root, model, sensor, diag)
+        el = _sensor_element(root, model, sensor, diag)
+        if el is not None:
+            written[("sensor", sensor.name)] = el
+    _write_extensions(root, model.extensions, written, diag)
     etree.indent(root, space="  ")
     return '<?xml version="1.0" encoding="utf-8"?>\n' + etree.tostring(root, encoding="unicode") + "\n"
+
+
+def _frame_joints(root: etree._Element, model: Model, frames: list, tree_root: str,
+                  written: dict[tuple[str, str], etree._Element]) -> None:
+    """Fixed joints of the frames written as links: under their source name and direction when known."""
+    source = model.metadata.get("frame_joints") or {}
+    top = root_frame(model, tree_root)
+    if top is not None and top not in {f.name for f in frames}:
+        top = None
+    joint_names = set(model.joints)
+    for frame in frames:
+        fj = source.get(frame.name)
+        jname = fj.joint if fj is not None and fj.joint not in joint_names else f"{frame.name}_fixed_joint"
+        while jname in joint_names:
+            jname += "_"
+        joint_names.add(jname)
+        parent, child, t = frame_edge(model, frame.name, top)
+        el = etree.SubElement(root, "joint", name=jname, type="fixed")
+        _origin(el, t)
+        etree.SubElement(el, "parent", link=parent)
+        etree.SubElement(el, "child", link=child)
+        written[("joint", jname)] = el
+        if fj is not None:
+            written.setdefault(("joint", fj.joint), el)
+
+
+def _safe_element(xml: str) -> etree._Element:
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    try:
+        return etree.fromstring(xml, parser)
+    except etree.XMLSyntaxError as e:
+        raise ModelError(f"a pass-through element is not well-formed XML: {e}") from None
+
+
+def _write_extensions(root: etree._Element, extensions: list[Extension],
+                      written: dict[tuple[str, str], etree._Element], diag: Diagnostics) -> None:
+    """Put the source's pass-through elements back where they were (after the sibling they followed)."""
+    placed: dict[int, etree._Element] = {}
+    start = 0
+    orphans: list[str] = []
+    for index, ext in enumerate(extensions):
+        if ext.format != "urdf":
+            continue
+        el = _safe_element(ext.xml)
+        if ext.owner_kind is None:
+            anchor = ext.after
+            if anchor is None:
+                root.insert(start, el)
+                start += 1
+            else:
+                target = placed.get(anchor[1]) if anchor[0] == "extension" else written.get(anchor)  # type: ignore[arg-type]
+                if target is None or target.getparent() is not root:
+                    root.append(el)
+                else:
+                    target.addnext(el)
+            placed[index] = el
+            continue
+        owner = written.get((ext.owner_kind, ext.owner or ""))
+        if owner is None:
+            orphans.append(f"<{ext.tag}> of {ext.owner_kind} '{ext.owner}'")
+            continue
+        target = None
+        if ext.after is not None:
+            tag, nth = ext.after
+            same = [c for c in owner.iterchildren(etree.Element) if c.tag == tag]
+            target = same[nth] if isinstance(nth, int) and nth < len(same) else None
+        if ext.after is None:
+            owner.insert(0, el)
+        elif target is None:
+            owner.append(el)
+        else:
+            target.addnext(el)
+    if orphans:
+        shown = ", ".join(orphans[:6]) + (f" and {len(orphans) - 6} more" if len(orphans) > 6 else "")
+        diag.warn(f"{len(orphans)} pass-through element(s) of links or joints the model no longer has were not "
+                  f"written: {shown}")
 
 
 __all__ = ["dump"]

@@ -8,8 +8,10 @@ from .model import (
     Cylinder,
     Dynamics,
     Ellipsoid,
+    Extension,
     ForceTorqueSensor,
     Frame,
+    FrameJoint,
     Inertia,
     Joint,
     JointType,
@@ -30,7 +32,8 @@ from .topology import tree_order
 from .validation import validate
 
 __all__ = [
-    "Box", "Capsule", "Cone", "Cylinder", "Dynamics", "Ellipsoid", "ForceTorqueSensor", "Frame", "Inertia",
+    "Box", "Capsule", "Cone", "Cylinder", "Dynamics", "Ellipsoid", "Extension", "ForceTorqueSensor", "Frame", "FrameJoint",
+    "Inertia",
     "Joint", "JointType", "Kinematics", "Limits", "Link", "LinkSensor", "Material", "Mesh", "Mimic", "Model",
     "Sensor", "SensorType", "Shape", "Sphere", "add_sensor_frames", "fold_three_revolute_joints",
     "forward_kinematics", "tree_order", "unfold_spherical_joints", "validate",

@@ -295,11 +295,50 @@ class ForceTorqueSensor(Sensor):
 
 
 @dataclass
+class Extension:
+    """An element of the source file that the model has no field for, kept verbatim as XML text.
+
+    URDF files carry `<transmission>`, `<gazebo>`, `<ros2_control>`, a joint's `<calibration>` and
+    `<safety_controller>` and tags of any tool; a converter that drops them breaks the robot's
+    controllers and simulation silently.  They are kept opaque (this package does not interpret
+    them) and written back by the exporter of the same format, where they were: `owner` is the link
+    or joint holding the element (None: the document root), `after` the sibling it followed.
+    """
+
+    format: str  # the format whose syntax `xml` is in ("urdf")
+    tag: str  # the element's tag, for messages
+    xml: str  # the element itself, serialised
+    owner_kind: str | None = None  # "link" or "joint" for elements inside one; None at the root
+    owner: str | None = None  # name of that link or joint
+    after: tuple[str, str | int] | None = None  # (tag, name or index among same-tag siblings) of the preceding sibling
+
+
+@dataclass(frozen=True)
+class FrameJoint:
+    """How the source attached an additional frame that was a link there: through fixed joint `joint`.
+
+    A massless link with one fixed joint becomes a frame (iDynTree's rule).  Keeping the joint's
+    name lets exporters write it back under that name, and `frame_is_parent` says that the frame
+    was the joint's parent (a massless root such as `world` above `base_link`), so that exporters
+    and the ROS frame tree keep the edge in the source's direction.
+    """
+
+    joint: str
+    frame_is_parent: bool = False
+
+
+@dataclass
 class Model:
     """A tree of links connected by joints, plus frames, sensors and metadata.
 
     Links, joints, frames and sensors are kept in insertion order and looked up by name: the
     order of a loaded file is preserved, but nothing relies on indices.
+
+    `extensions` holds elements of the source the model has no field for (see `Extension`).
+    Metadata keys shared by several modules:
+    - "frame_joints": {frame name: FrameJoint}, for frames that were links joined by a fixed joint;
+    - "source_dir": directory of the file the model was loaded from (relative mesh paths start there);
+    - "lines": {element description: line} for error messages (see validation.validate).
     """
 
     name: str = "model"
@@ -311,6 +350,7 @@ class Model:
     # initial configuration by joint name (SKEL init_pos), world metadata, format extras
     initial_configuration: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
+    extensions: list[Extension] = field(default_factory=list)
 
     # -- construction helpers -------------------------------------------------------------
     def add_link(self, link: Link) -> Link:
@@ -364,8 +404,10 @@ __all__ = [
     "Cylinder",
     "Dynamics",
     "Ellipsoid",
+    "Extension",
     "ForceTorqueSensor",
     "Frame",
+    "FrameJoint",
     "Inertia",
     "Joint",
     "JointType",

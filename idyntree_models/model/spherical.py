@@ -186,6 +186,17 @@ def three_revolute_to_quaternion(x: float, y: float, z: float) -> np.ndarray:
     return matrix_to_quat(rot_x(x) @ rot_y(y) @ rot_z(z))
 
 
+def sensor_frame_order(model: Model) -> list:
+    """The order in which add_sensor_frames adds sensor frames (iDynTree's): F/T, accelerometers, gyroscopes, others."""
+    from .model import ForceTorqueSensor, LinkSensor, SensorType
+
+    order = [s for s in model.sensors.values() if isinstance(s, ForceTorqueSensor)]
+    for kind in (SensorType.ACCELEROMETER, SensorType.GYROSCOPE):
+        order += [s for s in model.sensors.values() if isinstance(s, LinkSensor) and s.sensor_type is kind]
+    seen = {id(s) for s in order}
+    return order + [s for s in model.sensors.values() if id(s) not in seen]
+
+
 def add_sensor_frames(model: Model) -> list[str]:
     """iDynTree's add_sensor_frames_as_additional_frames: one frame per sensor, unless the name is taken.
 
@@ -194,12 +205,7 @@ def add_sensor_frames(model: Model) -> list[str]:
     from .model import ForceTorqueSensor, LinkSensor, SensorType
 
     skipped: list[str] = []
-    order = [s for s in model.sensors.values() if isinstance(s, ForceTorqueSensor)]
-    for kind in (SensorType.ACCELEROMETER, SensorType.GYROSCOPE):
-        order += [s for s in model.sensors.values() if isinstance(s, LinkSensor) and s.sensor_type is kind]
-    seen = {id(s) for s in order}
-    order += [s for s in model.sensors.values() if id(s) not in seen]
-    for sensor in order:
+    for sensor in sensor_frame_order(model):
         if model.has_frame(sensor.name):
             existing = model.frames.get(sensor.name)
             same = (

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..errors import ModelError
-from .model import Joint, Model
+from .model import FrameJoint, Joint, Model
+from .transforms import inverse
 
 
 @dataclass
@@ -72,3 +75,28 @@ def tree_order(model: Model) -> TreeOrder:
             + " (not reachable from the root '" + root + "')"
         )
     return TreeOrder(root, order, parent_joint, children, depth)
+
+
+def root_frame(model: Model, root: str | None = None) -> str | None:
+    """The frame the source had as the parent of the root link (`world` above `base_link`), if any.
+
+    Such a frame was a massless root link joined by one fixed joint (see FrameJoint); it is the
+    root of the description, so exporters and the ROS frame tree put it above the root link.
+    """
+    joints: dict = model.metadata.get("frame_joints") or {}
+    if not joints:
+        return None
+    root = root if root is not None else tree_order(model).root
+    for name, fj in joints.items():
+        frame = model.frames.get(name)
+        if isinstance(fj, FrameJoint) and fj.frame_is_parent and frame is not None and frame.parent_link == root:
+            return name
+    return None
+
+
+def frame_edge(model: Model, name: str, root_frame_name: str | None) -> tuple[str, str, np.ndarray]:
+    """(parent, child, parent_H_child) of the fixed edge holding frame `name`, in the source's direction."""
+    frame = model.frames[name]
+    if name == root_frame_name:
+        return name, frame.parent_link, inverse(frame.link_H_frame)
+    return frame.parent_link, name, frame.link_H_frame

@@ -48,12 +48,13 @@ def symmetric_eigenvalues(m: np.ndarray) -> list[float]:
     return sorted([e1, 3.0 * q - e1 - e3, e3])
 
 
-def check_inertia(mass: float, com, inertia, element: str, tol: float = 1e-9) -> list[str]:
-    """Raise for impossible inertia; return warnings for merely suspicious values.
+def check_inertia(mass, com, inertia, element: str, tol: float = 1e-9) -> list[str]:
+    """Raise for inertia that is not numbers; return warnings for physically impossible values.
 
-    Negative mass, non-finite numbers, asymmetric or non-positive-semidefinite tensors are
-    errors.  A violated triangle inequality is only a warning: many published robots (exported
-    from CAD with rounding) violate it slightly and every simulator still loads them.
+    Non-finite numbers and asymmetric tensors are errors: they are not an inertia at all.  Negative
+    mass, a tensor that is not positive semi-definite and a violated triangle inequality describe no
+    rigid body, but the reference loaders (iDynTree, urdfdom, pinocchio, Gazebo) load such published
+    robots as written, so they are warnings here too (`strict` makes them errors).
     """
     warnings: list[str] = []
     i = np.asarray(inertia, dtype=float)
@@ -61,7 +62,7 @@ def check_inertia(mass: float, com, inertia, element: str, tol: float = 1e-9) ->
     if total - total != 0.0:  # nan or inf somewhere
         raise ModelError("inertial values must be finite numbers", element=element)
     if mass < 0:
-        raise ModelError(f"mass {mass} is negative", element=element)
+        warnings.append(f"{element}: mass {mass} is negative (no rigid body has it); kept as written")
     scale = max(1.0, float(np.abs(i).max()))
     if float(np.abs(i - i.T).max()) > tol * scale:
         raise ModelError("rotational inertia is not symmetric", element=element)
@@ -74,10 +75,12 @@ def check_inertia(mass: float, com, inertia, element: str, tol: float = 1e-9) ->
             f"{eig[0]:.3g} kg m^2), by less than {NEGLIGIBLE_INERTIA:g} kg m^2; kept as written"
         )
     elif eig[0] < -1e-9 * scale:
-        raise ModelError(
-            f"rotational inertia is not positive semi-definite (principal moments {eig})",
-            element=element,
+        warnings.append(
+            f"{element}: rotational inertia is not positive semi-definite (principal moments "
+            f"{', '.join(f'{x:.3g}' for x in eig)} kg m^2): no rigid body has it; kept as written, as iDynTree "
+            "and Gazebo load it"
         )
+        return warnings  # the triangle inequality means nothing for an indefinite tensor
     a, b, c = sorted(eig)
     if a + b < c - 1e-6 * max(c, 1e-12) and c > 0:
         warnings.append(

@@ -1,0 +1,184 @@
+"""What every exporter shares about references to other files: mesh URIs, and what a format cannot hold.
+
+Mesh and texture references come as `package://pkg/...` (ROS), `model://name/...` (Gazebo),
+`file://` URIs, absolute paths, or paths relative to the description's folder.  An exported
+model has to work from where it is written, so before any exporter runs:
+- relative paths are rebased from the source's folder (model.metadata["source_dir"]) onto the
+  output's folder (ExportOptions.output_dir), when both are known;
+- `mesh_uri` chooses how references are written: `keep` (as read), `absolute` (`file://` + the
+  absolute path), `package` (`package://`), `model` (`model://`).  The default keeps them, except
+  that SDF output swaps `package://` for `model://` as libsdformat's URDF conversion does;
+- `resolve_mesh_uris` looks every file up (package:// through the ament index and
+  ROS_PACKAGE_PATH, model:// through the model paths) and warns about the ones that are missing.
+A reference that cannot be written in the style asked is kept as it is, with a warning; a missing
+file is a warning, never an error (the model itself is complete without its meshes).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass
+
+from ..errors import ModelError
+from ..model.model import Mesh, Model
+from .base import Diagnostics, ExportOptions
+from .packages import enclosing, find_model_dir, find_package, package_name, searched_for_packages
+
+STYLES = ("keep", "absolute", "package", "model")
+# the style each output format uses when none is asked (libsdformat writes model:// for package://)
+DEFAULT_STYLE = {"sdf": "sdf-default"}
+_SHOWN = 6
+
+
+@dataclass
+class _Ref:
+    scheme: str  # package, model, file, relative, other
+    body: str  # what follows the scheme: "pkg/path", "/abs/path", "rel/path", or the whole URI
+
+
+def _parse(uri: str) -> _Ref:
+    for scheme in ("package", "model", "file"):
+        prefix = f"{scheme}://"
+        if uri.startswith(prefix):
+            return _Ref(scheme, uri[len(prefix):])
+    if "://" in uri:
+        return _Ref("other", uri)
+    if os.path.isabs(uri):
+        return _Ref("file", uri)
+    return _Ref("relative", uri)
+
+
+class _Rewriter:
+    def __init__(self, model: Model, fmt: str, options: ExportOptions, diag: Diagnostics) -> None:
+        style = options.mesh_uri
+        if style is not None and style not in STYLES:
+            raise ModelError(f"unknown mesh URI style '{style}' (known: {', '.join(STYLES)})")
+        self.style = style or DEFAULT_STYLE.get(fmt, "keep")
+        self.resolve = options.resolve_mesh_uris or self.style in ("absolute", "package", "model")
+        self.source_dir = model.metadata.get("source_dir")
+        self.output_dir = os.path.abspath(options.output_dir) if options.output_dir else None
+        self.search_paths = options.search_paths
+        self.missing: list[str] = []
+        self.unresolved: list[str] = []
+        self.unstyled: list[str] = []
+        self.cache: dict[str, str] = {}
+
+    def locate(self, ref: _Ref) -> str | None:
+        """Absolute path of the referenced file (it may not exist), or None when it cannot be known."""
+        if ref.scheme in ("package", "model"):
+            name, _, rest = ref.body.lstrip("/").partition("/")
+            root = find_package(name) if ref.scheme == "package" else find_model_dir(name, self.search_paths)
+            return os.path.join(root, rest) if root else None
+        if ref.scheme == "file":
+            return ref.body if os.path.isabs(ref.body) else (
+                os.path.join(self.source_dir, ref.body) if self.source_dir else None)
+        if ref.scheme == "relative" and self.source_dir:
+            return os.path.normpath(os.path.join(self.source_dir, ref.body))
+        return None
+
+    def rebased(self, ref: _Ref) -> str | None:
+        """A relative path as seen from the output folder (None for anything but a relative path)."""
+        if ref.scheme != "relative":
+            return None
+        if self.source_dir and self.output_dir:
+            return os.path.relpath(os.path.join(self.source_dir, ref.body), self.output_dir)
+        return ref.body
+
+    def __call__(self, uri: str) -> str:
+        out = self.cache.get(uri)
+        if out is None:
+            out = self.cache[uri] = self._rewrite(uri)
+        return out
+
+    def _rewrite(self, uri: str) -> str:
+        ref = _parse(uri)
+        if ref.scheme == "other":
+            return uri
+        path = self.locate(ref) if self.resolve else None
+        if self.resolve:
+            if path is None and ref.scheme in ("package", "model"):
+                self.unresolved.append(uri)
+            elif path is not None and not os.path.isfile(path):
+                self.missing.append(uri)
+        kept = self.rebased(ref) or uri
+        if self.style == "keep":
+            return kept
+        if self.style == "sdf-default":
+            return "model://" + ref.body if ref.scheme == "package" else kept
+        if self.style == "absolute":
+            return "file://" + os.path.abspath(path) if path else kept
+        if ref.scheme in ("package", "model"):  # the two schemes name the same directory: swap them
+            return f"{self.style}://{ref.body}"
+        if path is not None:
+            marker = "package.xml" if self.style == "package" else "model.config"
+            root = enclosing(path, marker) or (enclosing(path, "package.xml") if self.style == "model" else None)
+            if root is not None:
+                name = package_name(root) if os.path.isfile(os.path.join(root, "package.xml")) else os.path.basename(root)
+                return f"{self.style}://{name}/{os.path.relpath(path, root)}"
+        self.unstyled.append(uri)
+        return kept
+
+    def report(self, diag: Diagnostics) -> None:
+        def shown(items: list[str]) -> str:
+            return ", ".join(items[:_SHOWN]) + (f" and {len(items) - _SHOWN} more" if len(items) > _SHOWN else "")
+
+        if self.unresolved:
+            diag.warn(f"{len(self.unresolved)} mesh URI(s) name a package or model that was not found "
+                      f"({shown(self.unresolved)}); searched {searched_for_packages()} and the SDF model paths")
+        if self.missing:
+            diag.warn(f"{len(self.missing)} mesh file(s) do not exist: {shown(self.missing)}")
+        if self.unstyled:
+            where = "a ROS package (package.xml)" if self.style == "package" else "a model or package directory"
+            if self.style == "absolute":
+                where = "a file this machine can locate"
+            diag.warn(f"{len(self.unstyled)} mesh reference(s) are not inside {where}, so they are written as "
+                      f"they were, not as {self.style} URIs: {shown(self.unstyled)}")
+
+
+def rewrite_mesh_uris(model: Model, fmt: str, options: ExportOptions, diag: Diagnostics) -> Model:
+    """The model with mesh and texture references written for `fmt` (a copy when anything changes)."""
+    rewriter = _Rewriter(model, fmt, options, diag)
+    changes: list[tuple[object, str, str]] = []
+    for link in model.links.values():
+        for shape in (*link.visuals, *link.collisions):
+            if isinstance(shape, Mesh) and shape.filename:
+                changes.append((shape, "filename", rewriter(shape.filename)))
+            if shape.material is not None and shape.material.texture:
+                changes.append((shape.material, "texture", rewriter(shape.material.texture)))
+    rewriter.report(diag)
+    if all(getattr(obj, attr) == new for obj, attr, new in changes):
+        return model
+    new_values = {(id(obj), attr): new for obj, attr, new in changes}
+    copy = model.copy()
+    for link_old, link_new in zip(model.links.values(), copy.links.values()):
+        for old, new in zip((*link_old.visuals, *link_old.collisions), (*link_new.visuals, *link_new.collisions)):
+            if (id(old), "filename") in new_values:
+                new.filename = new_values[(id(old), "filename")]
+            if old.material is not None and (id(old.material), "texture") in new_values:
+                new.material.texture = new_values[(id(old.material), "texture")]
+    return copy
+
+
+def report_lost_extensions(model: Model, fmt: str, diag: Diagnostics) -> None:
+    """One warning naming the source elements (model.extensions) that `fmt` cannot hold, and how many.
+
+    Only the exporter of the format they were read from writes them back.  A URDF's global
+    `<material>` table is not counted: its colours are on the shapes that use them.
+    """
+    lost = Counter(
+        (e.format, e.tag if e.owner_kind is None else f"{e.tag}> in <{e.owner_kind}")
+        for e in model.extensions
+        if e.format != fmt and not (e.tag == "material" and e.owner_kind is None)
+    )
+    if not lost:
+        return
+    by_format: dict[str, list[str]] = {}
+    for (source, tag), n in sorted(lost.items(), key=lambda kv: (-kv[1], kv[0])):
+        by_format.setdefault(source, []).append(f"{n} <{tag}>")
+    parts = [f"{sum(lost.values())} {source.upper()} element(s) that {fmt} cannot hold are not written: "
+             + ", ".join(items) for source, items in by_format.items()]
+    diag.warn("; ".join(parts))
+
+
+__all__ = ["STYLES", "report_lost_extensions", "rewrite_mesh_uris"]

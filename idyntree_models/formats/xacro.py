@@ -1,0 +1,144 @@
+"""xacro documents, expanded by the xacro package (PyPI `xacro`, the tool ROS uses) before they are read.
+
+Most robot descriptions in ROS packages are `.urdf.xacro` files: macros, properties, conditionals
+and `$(arg)`s that only xacro turns into URDF.  Reading one as plain URDF gives a model missing
+everything its macros would have made, so the URDF reader refuses xacro elements and the API
+expands documents through here first.  `$(find pkg)` resolves through formats.packages (the ament
+index, then ROS_PACKAGE_PATH), so no ROS installation is needed; a package it cannot find is an
+error naming it.
+
+xacro evaluates `${...}` and `$(eval ...)` expressions as Python and reads included files, as the
+`xacro` command does: expand documents you trust (the ROS node only expands files, never text
+received over DDS).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import threading
+
+from ..errors import ModelError
+from ..model.model import Model
+from .base import Diagnostics, LoadOptions
+from .packages import find_package, searched_for_packages
+
+# xacro keeps its state (file stack, arguments) in module globals: one expansion at a time
+_LOCK = threading.Lock()
+_XACRO_ELEMENT = re.compile(r"<\s*xacro:[A-Za-z_]")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def uses_xacro(text: str | bytes) -> bool:
+    """True for documents with xacro elements (<xacro:...>).
+
+    Many plain URDF files declare the xacro namespace without using it, and some keep a `${...}`
+    in a comment or a <gazebo> block (pr2.urdf): those are read as they are.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    if _XACRO_ELEMENT.search(text) is None:
+        return False
+    return _XACRO_ELEMENT.search(_COMMENT.sub("", text)) is not None  # talos keeps xacro calls in comments
+
+
+class _PackageNotFound(Exception):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def _find(name: str) -> str:
+    path = find_package(name)
+    if path is None:
+        raise _PackageNotFound(name)
+    return path
+
+
+def _import_xacro():
+    try:
+        import xacro
+        from xacro import substitution_args
+    except ImportError:
+        raise ModelError(
+            "reading xacro needs the xacro package (pip install xacro, see requirements/ros.txt)"
+        ) from None
+    substitution_args._eval_find = _find  # $(find pkg): our ament index / ROS_PACKAGE_PATH lookup
+    return xacro, substitution_args
+
+
+def expand(text: str | bytes, path: str | None, args: dict[str, str] | None, diag: Diagnostics) -> str:
+    """The document after xacro, as the `xacro` command prints it; raises ModelError saying what failed."""
+    from .xmlutil import refuse_entities
+
+    if isinstance(text, bytes):
+        text = text.decode("utf-8-sig")
+    refuse_entities(text.encode("utf-8"), diag.source)
+    xacro, substitution_args = _import_xacro()
+    from xml.parsers.expat import ExpatError
+
+    where = path or diag.source
+    captured = io.StringIO()
+    with _LOCK, contextlib.redirect_stderr(captured):
+        xacro.init_stacks(os.path.abspath(path) if path else None)
+        try:
+            doc = xacro.parse(text)
+            xacro.process_doc(doc, mappings=dict(args or {}))
+            out = doc.toprettyxml(indent="  ")
+        except _PackageNotFound as e:
+            raise ModelError(
+                f"xacro: $(find {e.name}): package '{e.name}' not found (searched {searched_for_packages()})",
+                source=where,
+            ) from None
+        except substitution_args.ArgException as e:
+            raise ModelError(
+                f"xacro: argument '{e}' is not set and has no default: give it as NAME:=VALUE "
+                "(--xacro-arg, xacro_args)",
+                source=where,
+            ) from None
+        except ExpatError as e:
+            raise ModelError(f"xacro: malformed XML: {e}", source=_current_file(xacro, where)) from None
+        except (xacro.XacroException, substitution_args.SubstitutionException) as e:
+            raise ModelError(f"xacro: {_message(e)}", source=_current_file(xacro, where)) from None
+        except (NameError, TypeError, ValueError, ZeroDivisionError, SyntaxError, KeyError, IndexError) as e:
+            raise ModelError(f"xacro: {type(e).__name__}: {e}", source=_current_file(xacro, where)) from None
+        finally:
+            xacro.init_stacks(None)
+    for line in captured.getvalue().splitlines():
+        line = line.strip()
+        if line:
+            diag.warn(f"xacro: {line}")
+    return out
+
+
+def _current_file(xacro, fallback: str | None) -> str | None:
+    stack = [f for f in (xacro.filestack or []) if f]
+    return stack[-1] if stack else fallback
+
+
+def _message(e: Exception) -> str:
+    text = str(e).strip()
+    macro = getattr(e, "macro", None)
+    if macro is not None:
+        try:
+            text += f" (in macro '{macro.body.getAttribute('name')}')"
+        except AttributeError:
+            pass
+    return text
+
+
+def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
+    """Expand, then read the result in the format it turned out to be (URDF, or SDF)."""
+    from . import detect_format, loader
+
+    path = os.path.join(options.base_dir, os.path.basename(diag.source)) if options.base_dir and diag.source else None
+    expanded = expand(text, path, options.xacro_args, diag)
+    fmt = detect_format(expanded)
+    if fmt.name == "xacro":
+        raise ModelError("xacro left xacro elements in the document", source=diag.source)
+    return loader(fmt)(expanded, options, diag)
+
+
+__all__ = ["expand", "load", "uses_xacro"]
