@@ -132,6 +132,8 @@ def _refuse_xacro(r: _UrdfReader, root: etree._Element, text: str | bytes) -> No
 _ROBOT_KNOWN = ("link", "joint")
 _LINK_KNOWN = ("inertial", "visual", "collision")
 _JOINT_KNOWN = ("origin", "parent", "child", "axis", "limit", "dynamics", "mimic")
+_FIXED_KNOWN = ("origin", "parent", "child")
+_SHAPE_KNOWN = ("origin", "geometry", "material")
 
 
 def _tag(el: etree._Element) -> str:
@@ -152,20 +154,27 @@ def _extensions(root: etree._Element, model: Model) -> None:
         name = (el.get("name") or "").strip()
         if tag in _ROBOT_KNOWN or (tag == "sensor" and name in sensors):
             prev = (tag, name)
-            if tag in ("link", "joint"):
-                _inner_extensions(el, tag, name, _LINK_KNOWN if tag == "link" else _JOINT_KNOWN, model)
+            if tag == "link":
+                _inner_extensions(el, "link", name, _LINK_KNOWN, model)
+                for kind in ("visual", "collision"):
+                    for i, shape in enumerate(el.findall(kind)):
+                        _inner_extensions(shape, kind, name, _SHAPE_KNOWN, model, i)
+            elif tag == "joint":
+                fixed = (el.get("type") or "").strip() == "fixed"  # the model has no axis, limit... for those
+                _inner_extensions(el, "joint", name, _FIXED_KNOWN if fixed else _JOINT_KNOWN, model)
             continue
         model.extensions.append(Extension("urdf", tag, _xml(el), after=prev))
         prev = ("extension", len(model.extensions) - 1)
 
 
-def _inner_extensions(el: etree._Element, kind: str, owner: str, known: tuple[str, ...], model: Model) -> None:
+def _inner_extensions(el: etree._Element, kind: str, owner: str, known: tuple[str, ...], model: Model,
+                      index: int | None = None) -> None:
     seen: dict[str, int] = {}
     prev: tuple[str, str | int] | None = None
     for child in el.iterchildren(etree.Element):
         tag = _tag(child)
         if tag not in known:
-            model.extensions.append(Extension("urdf", tag, _xml(child), kind, owner, prev))
+            model.extensions.append(Extension("urdf", tag, _xml(child), kind, owner, prev, index))
         seen[tag] = seen.get(tag, -1) + 1
         prev = (tag, seen[tag])
 
@@ -397,6 +406,7 @@ def _links_to_frames(model: Model) -> None:
         for src, dst in ((link.visuals, target.visuals), (link.collisions, target.collisions)):
             for shape in src:
                 shape.link_H_geometry = real_H_fake @ shape.link_H_geometry
+                shape.source_frame = name
                 dst.append(shape)
     frame_joints: dict[str, FrameJoint] = {}
     for name, (real, real_H_fake) in removed.items():

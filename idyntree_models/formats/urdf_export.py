@@ -15,6 +15,7 @@ which costs at most a few ulps.
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -38,9 +39,8 @@ from ..model.model import (
     Sphere,
 )
 from ..model.spherical import unfold_spherical_joints
-from ..model.topology import tree_order
-from ..model.topology import frame_edge, root_frame
-from ..model.transforms import matrix_to_rpy, rpy_xyz_to_transform, translation
+from ..model.topology import frame_edge, root_frame, tree_order
+from ..model.transforms import inverse, matrix_to_rpy, rpy_xyz_to_transform, translation
 from .base import Diagnostics, ExportOptions
 
 # poses closer than this are "the same" when deciding that a frame is a sensor's own frame
@@ -428,10 +428,6 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     if base != tree.root:
         raise ModelError(f"default base link '{base}' is not the root of the joint tree ('{tree.root}')")
     root = etree.Element("robot", name=model.name or "robot")
-    written: dict[tuple[str, str], etree._Element] = {}  # (tag, name) -> element, for pass-through anchors
-    for link in model.links.values():  # in the model's (the source's) order
-        written[("link", link.name)] = _link_element(root, link, diag)
-
     writable = {
         s.name
         for s in model.sensors.values()
@@ -440,8 +436,12 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     }
     frames = _frames_to_write(model, writable)
     _reload_warnings(model, frames, diag)
-    for frame in frames:
-        written[("link", frame.name)] = _link_element(root, Link(frame.name), diag)
+    links, frame_links = _shapes_back_on_frames(model, frames)
+    written: dict[tuple[str, str], etree._Element] = {}  # (tag, name) -> element, for pass-through anchors
+    for link in links:  # in the model's (the source's) order
+        written[("link", link.name)] = _link_element(root, link, diag)
+    for link in frame_links:
+        written[("link", link.name)] = _link_element(root, link, diag)
 
     issues = _LimitIssues()
     for joint in model.joints.values():
@@ -464,6 +464,26 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     _write_extensions(root, model.extensions, written, diag)
     etree.indent(root, space="  ")
     return '<?xml version="1.0" encoding="utf-8"?>\n' + etree.tostring(root, encoding="unicode") + "\n"
+
+
+def _shapes_back_on_frames(model: Model, frames: list) -> tuple[list[Link], list[Link]]:
+    """The links to write, and one per frame; shapes that sat on a frame's link in the source go back there."""
+    by_name = {f.name: f for f in frames}
+    links: list[Link] = []
+    moved: dict[str, Link] = {f.name: Link(f.name) for f in frames}
+    for link in model.links.values():
+        keep = Link(link.name, link.inertia)
+        for attr in ("visuals", "collisions"):
+            for shape in getattr(link, attr):
+                frame = by_name.get(shape.source_frame or "")
+                if frame is not None and frame.parent_link == link.name:
+                    back = copy.copy(shape)
+                    back.link_H_geometry = inverse(frame.link_H_frame) @ shape.link_H_geometry
+                    getattr(moved[frame.name], attr).append(back)
+                else:
+                    getattr(keep, attr).append(shape)
+        links.append(keep)
+    return links, list(moved.values())
 
 
 def _frame_joints(root: etree._Element, model: Model, frames: list, tree_root: str,
@@ -500,46 +520,58 @@ def _safe_element(xml: str) -> etree._Element:
 
 def _write_extensions(root: etree._Element, extensions: list[Extension],
                       written: dict[tuple[str, str], etree._Element], diag: Diagnostics) -> None:
-    """Put the source's pass-through elements back where they were (after the sibling they followed)."""
+    """Put the source's pass-through elements back where they were.
+
+    Each goes after the sibling it followed in the source, and never before a pass-through element
+    that preceded it there (so their order survives even where the model's order of links and
+    joints differs from the file's); with that sibling gone, it follows the previous one placed.
+    """
     placed: dict[int, etree._Element] = {}
-    start = 0
+    # parent -> last pass-through element placed in it (keeping the parent proxy alive keeps it the same object)
+    last: dict[etree._Element, etree._Element] = {}
     orphans: list[str] = []
     for index, ext in enumerate(extensions):
         if ext.format != "urdf":
             continue
         el = _safe_element(ext.xml)
         if ext.owner_kind is None:
-            anchor = ext.after
-            if anchor is None:
-                root.insert(start, el)
-                start += 1
-            else:
-                target = placed.get(anchor[1]) if anchor[0] == "extension" else written.get(anchor)  # type: ignore[arg-type]
-                if target is None or target.getparent() is not root:
-                    root.append(el)
-                else:
-                    target.addnext(el)
+            parent, anchor = root, None
+            if ext.after is not None:
+                tag, key = ext.after
+                anchor = placed.get(key) if tag == "extension" else written.get((tag, key))  # type: ignore[arg-type]
+            _place(root, el, anchor, last)
             placed[index] = el
             continue
-        owner = written.get((ext.owner_kind, ext.owner or ""))
-        if owner is None:
+        parent = written.get(("joint" if ext.owner_kind == "joint" else "link", ext.owner or ""))
+        if parent is not None and ext.owner_kind in ("visual", "collision"):
+            shapes = parent.findall(ext.owner_kind)
+            parent = shapes[ext.index] if ext.index is not None and ext.index < len(shapes) else None
+        if parent is None:
             orphans.append(f"<{ext.tag}> of {ext.owner_kind} '{ext.owner}'")
             continue
-        target = None
+        anchor = None
         if ext.after is not None:
             tag, nth = ext.after
-            same = [c for c in owner.iterchildren(etree.Element) if c.tag == tag]
-            target = same[nth] if isinstance(nth, int) and nth < len(same) else None
-        if ext.after is None:
-            owner.insert(0, el)
-        elif target is None:
-            owner.append(el)
-        else:
-            target.addnext(el)
+            same = [c for c in parent.iterchildren(etree.Element) if c.tag == tag]
+            anchor = same[nth] if isinstance(nth, int) and nth < len(same) else None
+        _place(parent, el, anchor, last)
     if orphans:
         shown = ", ".join(orphans[:6]) + (f" and {len(orphans) - 6} more" if len(orphans) > 6 else "")
         diag.warn(f"{len(orphans)} pass-through element(s) of links or joints the model no longer has were not "
                   f"written: {shown}")
+
+
+def _place(parent: etree._Element, el: etree._Element, anchor: etree._Element | None,
+           last: dict[etree._Element, etree._Element]) -> None:
+    previous = last.get(parent)
+    gone = anchor is None or anchor.getparent() is not parent
+    if gone or (previous is not None and parent.index(previous) > parent.index(anchor)):
+        anchor = previous
+    if anchor is None:
+        parent.insert(0, el)
+    else:
+        anchor.addnext(el)
+    last[parent] = el
 
 
 __all__ = ["dump"]

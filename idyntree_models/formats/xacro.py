@@ -121,11 +121,9 @@ def _current_file(xacro, fallback: str | None) -> str | None:
 def _message(e: Exception) -> str:
     text = str(e).strip()
     macro = getattr(e, "macro", None)
-    if macro is not None:
-        try:
-            text += f" (in macro '{macro.body.getAttribute('name')}')"
-        except AttributeError:
-            pass
+    body = getattr(macro, "body", None)
+    if body is not None and hasattr(body, "getAttribute"):
+        text += f" (in macro '{body.getAttribute('name')}')"
     return text
 
 

@@ -143,6 +143,9 @@ class Shape:
     link_H_geometry: np.ndarray = field(default_factory=lambda: np.eye(4))
     name: str | None = None
     material: Material | None = None
+    # the frame it was attached to in the source, when that was a massless link that became a
+    # frame of this link (URDF): the URDF exporter writes it back on that link
+    source_frame: str | None = None
 
     kind = "shape"
 
@@ -308,9 +311,10 @@ class Extension:
     format: str  # the format whose syntax `xml` is in ("urdf")
     tag: str  # the element's tag, for messages
     xml: str  # the element itself, serialised
-    owner_kind: str | None = None  # "link" or "joint" for elements inside one; None at the root
-    owner: str | None = None  # name of that link or joint
+    owner_kind: str | None = None  # "link", "joint", "visual" or "collision" holding it; None: the root
+    owner: str | None = None  # name of that link or joint (of the link, for a visual or collision)
     after: tuple[str, str | int] | None = None  # (tag, name or index among same-tag siblings) of the preceding sibling
+    index: int | None = None  # for a visual or collision: which of the link's, in source order
 
 
 @dataclass(frozen=True)

@@ -202,7 +202,6 @@ def add_sensor_frames(model: Model) -> list[str]:
 
     Returns the names that could not be added (to be reported as warnings).
     """
-    from .model import ForceTorqueSensor, LinkSensor, SensorType
 
     skipped: list[str] = []
     for sensor in sensor_frame_order(model):

@@ -1,0 +1,254 @@
+"""URDF -> URDF gives back the same document, and idyntree-model-json -> URDF -> idyntree-model-json the same bytes.
+
+"The same document" is checked element by element on the XML itself (lxml, no code of ours) and
+again through urdf_parser_py as an independent reader: every link and joint keeps its name, type,
+ends, poses, limits and shapes, and every element the model has no field for (<transmission>,
+<gazebo>, <ros2_control>, <safety_controller>, <calibration>, anything unknown) comes back, at
+robot, link, joint and shape level.  Formatting and the printing of numbers may differ; values are
+compared to 1e-12.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from lxml import etree
+
+from idyntree_models import export_model, load_model
+
+from conftest import rel_id, urdf_files
+
+urdf_parser = pytest.importorskip("urdf_parser_py.urdf")
+
+# iDynTree's spherical joints have no URDF form: they are written as three revolutes (test_urdf_export.py)
+SPHERICAL = {"ball_joint.urdf", "spherical_joint.urdf"}
+FILES = [p for p in urdf_files() if "must_fail" not in p.name]
+DOC_FILES = [p for p in FILES if p.name not in SPHERICAL]
+TOL = 1e-12
+SENSOR_TYPES = ("force_torque", "accelerometer", "gyroscope")  # iDynTree's <sensor> extension
+
+
+# -- an independent view of a URDF document --------------------------------------------------------
+def _floats(text: str | None, default: list[float]) -> list[float]:
+    if text is None:
+        return list(default)
+    values = [float(x) for x in text.split()]
+    return values * 3 if len(values) == 1 and len(default) == 3 else values
+
+
+def _pose(el) -> np.ndarray:
+    o = el.find("origin") if el is not None else None
+    xyz = _floats(o.get("xyz") if o is not None else None, [0.0, 0.0, 0.0])
+    r, p, y = _floats(o.get("rpy") if o is not None else None, [0.0, 0.0, 0.0])
+    rot = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]]) @ np.array(
+        [[math.cos(p), 0, math.sin(p)], [0, 1, 0], [-math.sin(p), 0, math.cos(p)]]) @ np.array(
+        [[1, 0, 0], [0, math.cos(r), -math.sin(r)], [0, math.sin(r), math.cos(r)]])
+    t = np.eye(4)
+    t[:3, :3], t[:3, 3] = rot, xyz
+    return t
+
+
+def _canon(el) -> str:
+    """An element as canonical XML without comments and whitespace-only text: equal up to formatting."""
+    el = etree.fromstring(etree.tostring(el), etree.XMLParser(remove_comments=True))
+    for e in el.iter():
+        if e.text is not None and not e.text.strip():
+            e.text = None
+        if e.tail is not None and not e.tail.strip():
+            e.tail = None
+    return etree.tostring(el, method="c14n").decode()
+
+
+def _material(el, table: dict) -> tuple | None:
+    m = el.find("material")
+    if m is None:
+        return None
+    color, texture = m.find("color"), m.find("texture")
+    ref = table.get(m.get("name"))
+    if color is None and texture is None and ref is not None:
+        color, texture = ref.find("color"), ref.find("texture")
+    return (m.get("name") or "", tuple(_floats(color.get("rgba"), [])) if color is not None else None,
+            texture.get("filename") if texture is not None else None)
+
+
+def _geometry(el) -> tuple:
+    g = next(c for c in el.find("geometry") if isinstance(c.tag, str))
+    if g.tag == "mesh":
+        return ("mesh", g.get("filename"), tuple(_floats(g.get("scale"), [1.0, 1.0, 1.0])))
+    if g.tag == "box":
+        return ("box", tuple(_floats(g.get("size"), [])))
+    return (g.tag, tuple(float(g.get(k)) for k in ("radius", "length") if g.get(k) is not None))
+
+
+def _others(el, known: tuple[str, ...]) -> list[str]:
+    return [_canon(c) for c in el.iterchildren(etree.Element) if c.tag not in known]
+
+
+def view(root) -> dict:
+    """Everything a URDF document says, by name, with physically equal forms made equal."""
+    table = {m.get("name"): m for m in root.findall("material")}
+    links = {}
+    for link in root.findall("link"):
+        inertial = link.find("inertial")
+        mass, com, tensor = 0.0, np.zeros(3), np.zeros((3, 3))
+        if inertial is not None:
+            t = _pose(inertial)
+            m_el, i_el = inertial.find("mass"), inertial.find("inertia")
+            mass = float(m_el.get("value")) if m_el is not None else 0.0
+            if i_el is not None:
+                v = {k: float(i_el.get(k, 0.0)) for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")}
+                tensor = np.array([[v["ixx"], v["ixy"], v["ixz"]], [v["ixy"], v["iyy"], v["iyz"]],
+                                   [v["ixz"], v["iyz"], v["izz"]]])
+            com, tensor = t[:3, 3], t[:3, :3] @ tensor @ t[:3, :3].T
+        shapes = {kind: [(s.get("name"), _pose(s), _geometry(s), _material(s, table) if kind == "visual" else None,
+                          _others(s, ("origin", "geometry", "material"))) for s in link.findall(kind)]
+                  for kind in ("visual", "collision")}
+        links[link.get("name")] = {"inertia": (mass, com, tensor), **shapes,
+                                   "other": _others(link, ("inertial", "visual", "collision"))}
+    joints = {}
+    for j in root.findall("joint"):
+        jtype = j.get("type")
+        lim = j.find("limit")
+        if jtype == "revolute" and lim is None:
+            jtype = "continuous"  # no limits: URDF readers treat it as unbounded
+        d = {"type": jtype, "parent": j.find("parent").get("link"), "child": j.find("child").get("link"),
+             "pose": _pose(j)}
+        if jtype == "fixed":
+            d["other"] = _others(j, ("origin", "parent", "child"))
+        else:
+            axis = np.array(_floats(j.find("axis").get("xyz") if j.find("axis") is not None else None, [1, 0, 0]))
+            d["axis"] = axis / np.linalg.norm(axis)
+            keys = ("effort", "velocity") if jtype == "continuous" else ("lower", "upper", "effort", "velocity")
+            d["limit"] = [float(lim.get(k, 0.0)) if lim is not None else None for k in keys]
+            dyn, mimic = j.find("dynamics"), j.find("mimic")
+            d["dynamics"] = [float(dyn.get(k, 0.0)) for k in ("damping", "friction")] if dyn is not None else None
+            d["mimic"] = (mimic.get("joint"), float(mimic.get("multiplier", 1.0)),
+                          float(mimic.get("offset", 0.0))) if mimic is not None else None
+            d["other"] = _others(j, ("origin", "parent", "child", "axis", "limit", "dynamics", "mimic"))
+        joints[j.get("name")] = d
+    sensors = {}
+    other = []
+    for el in root.iterchildren(etree.Element):
+        if el.tag == "sensor" and el.get("type") in SENSOR_TYPES:
+            parent = el.find("parent")
+            sensors[el.get("name")] = (el.get("type"), dict(parent.attrib),
+                                       (el.findtext("force_torque/measure_direction") or "").strip())
+        elif el.tag not in ("link", "joint"):
+            other.append(_canon(el))
+    return {"name": root.get("name"), "links": links, "joints": joints, "sensors": sensors, "other": other}
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.allclose(np.asarray(a, float), np.asarray(b, float), rtol=TOL, atol=TOL)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, float) or isinstance(b, float):
+        return a is not None and b is not None and math.isclose(a, b, rel_tol=TOL, abs_tol=TOL)
+    return a == b
+
+
+def _differences(a: dict, b: dict) -> list[str]:
+    out = []
+    if a["name"] != b["name"]:
+        out.append(f"robot name {a['name']!r} vs {b['name']!r}")
+    for kind in ("links", "joints", "sensors"):
+        if a[kind].keys() != b[kind].keys():
+            out.append(f"{kind}: missing {sorted(a[kind].keys() - b[kind].keys())}, "
+                       f"extra {sorted(b[kind].keys() - a[kind].keys())}")
+        for name in a[kind].keys() & b[kind].keys():
+            for key in a[kind][name] if isinstance(a[kind][name], dict) else [None]:
+                x = a[kind][name] if key is None else a[kind][name][key]
+                y = b[kind][name] if key is None else b[kind][name][key]
+                if not _same(x, y):
+                    out.append(f"{kind[:-1]} '{name}' {key}: {x!r}\n    vs {y!r}")
+    if a["other"] != b["other"]:
+        missing = [x[:120] for x in a["other"] if x not in b["other"]]
+        out.append(f"robot-level pass-through elements differ ({len(a['other'])} vs {len(b['other'])}); "
+                   f"missing: {missing[:3]}")
+    return out
+
+
+@pytest.mark.parametrize("path", DOC_FILES, ids=[rel_id(p) for p in DOC_FILES])
+def test_urdf_to_urdf_is_the_same_document(path):
+    source = etree.parse(str(path)).getroot()
+    text = export_model(load_model(path), "urdf")
+    out = etree.fromstring(text.encode())
+    problems = _differences(view(source), view(out))
+    assert not problems, "\n".join(problems[:20])
+    _compare_with_urdf_parser_py(etree.tostring(source), text.encode())
+
+
+def _compare_with_urdf_parser_py(source: bytes, output: bytes) -> None:
+    """urdf_parser_py reads both the same (where it can read the source at all: it refuses pr2's old transmissions)."""
+    try:
+        a = urdf_parser.URDF.from_xml_string(source)
+    except Exception:  # noqa: BLE001 - the reader's own limits
+        strip = etree.XSLT(etree.XML(
+            b'<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">'
+            b'<xsl:template match="@*|node()"><xsl:copy><xsl:apply-templates select="@*|node()"/></xsl:copy>'
+            b'</xsl:template><xsl:template match="/robot/transmission"/></xsl:stylesheet>'))
+        source = bytes(strip(etree.fromstring(source)))
+        output = bytes(strip(etree.fromstring(output)))
+        try:
+            a = urdf_parser.URDF.from_xml_string(source)
+        except Exception:  # noqa: BLE001 - e.g. <texture/> without a filename (iCub): the XML check above stands
+            return
+    b = urdf_parser.URDF.from_xml_string(output)
+    assert sorted(link.name for link in a.links) == sorted(link.name for link in b.links)
+    ja, jb = {j.name: j for j in a.joints}, {j.name: j for j in b.joints}
+    assert ja.keys() == jb.keys()
+    for name, j in ja.items():
+        k = jb[name]
+        assert (j.parent, j.child) == (k.parent, k.child), name
+        for attr in ("safety_controller", "calibration"):
+            x, y = getattr(j, attr, None), getattr(k, attr, None)
+            assert (x is None) == (y is None), (name, attr)
+            if x is not None:
+                assert _same([getattr(x, f, None) for f in x.__dict__], [getattr(y, f, None) for f in x.__dict__]), name
+    ta = sorted((t.name, len(t.joints), len(t.actuators)) for t in a.transmissions)
+    tb = sorted((t.name, len(t.joints), len(t.actuators)) for t in b.transmissions)
+    assert ta == tb
+    assert sorted(m.name for m in a.materials) == sorted(m.name for m in b.materials)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[rel_id(p) for p in FILES])
+def test_json_to_urdf_to_json_is_byte_identical(path):
+    fold = path.name in SPHERICAL
+    first = export_model(load_model(path, convert_three_revolute_joints_to_spherical=fold), "idyntree-model-json")
+    urdf = export_model(load_model(first, "idyntree-model-json"), "urdf")
+    again = export_model(load_model(urdf, "urdf", convert_three_revolute_joints_to_spherical=fold),
+                         "idyntree-model-json")
+    assert again == first
+
+
+def test_talos_and_tiago_keep_every_gazebo_block_and_transmission():
+    from conftest import model_file
+
+    for rel, tag, count in (("urdf/example-robot-data/robots/talos_data/robots/talos_full_v2.urdf", "gazebo", 110),
+                            ("urdf/example-robot-data/robots/tiago_description/robots/tiago_dual.urdf",
+                             "transmission", 89)):
+        path = model_file(rel)
+        assert len(etree.parse(str(path)).getroot().findall(tag)) == count
+        out = etree.fromstring(export_model(load_model(path), "urdf").encode())
+        assert len(out.findall(tag)) == count
+
+
+def test_formats_that_cannot_hold_them_say_what_is_lost():
+    from conftest import MODELS
+
+    model = load_model(MODELS / "urdf/example-robot-data/robots/pr2_description/urdf/pr2.urdf")
+    for fmt in ("sdf", "idyntree-model-json"):
+        warnings: list[str] = []
+        export_model(model, fmt, warnings=warnings)
+        lost = [w for w in warnings if "cannot hold" in w]
+        assert len(lost) == 1, warnings
+        assert "98 <gazebo>" in lost[0] and "30 <transmission>" in lost[0]
+        assert "32 <safety_controller> in <joint>" in lost[0] and "10 <verbose> in <collision>" in lost[0]
+    warnings = []
+    export_model(model, "urdf", warnings=warnings)
+    assert not [w for w in warnings if "cannot hold" in w or "not written" in w]
