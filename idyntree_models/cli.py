@@ -20,7 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="idyntree-model-convert",
         description=f"Convert robot models between formats ({names}). "
-        "Formats are detected from the file extension (.urdf, .sdf/.world, .json, .skel) or, "
+        "Formats are detected from the file extension (.urdf, .sdf/.world, .json, .skel, .xacro) or, "
         "for standard input, from the content.",
     )
     p.add_argument("-i", "--input", required=True, help="input file, or - for standard input")
@@ -50,8 +50,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mjcf-free-joint", action="store_true",
                    help="MJCF output: give the base body a free joint (floating base) instead of welding it to the world")
     add_reduce_arguments(p)
+    p.add_argument(
+        "--xacro-arg",
+        action="append",
+        default=[],
+        metavar="NAME:=VALUE",
+        help="argument of a xacro input (as NAME:=VALUE on xacro's command line; repeatable)",
+    )
+    p.add_argument(
+        "--mesh-uri",
+        choices=("keep", "absolute", "package", "model"),
+        help="how mesh references are written: keep (default; SDF output writes package:// as model://, as "
+        "libsdformat does), absolute (file:// paths), package (package://), model (model://); relative paths "
+        "are always rebased onto the output's folder",
+    )
+    p.add_argument(
+        "--resolve-mesh-uris",
+        action="store_true",
+        help="look every mesh file up (package:// through the ament index and ROS_PACKAGE_PATH, model:// through "
+        "the model paths) and warn about missing ones",
+    )
+    p.add_argument("--strict", action="store_true", help="treat every warning as an error")
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     return p
+
+
+def _xacro_args(items: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition(":=")
+        if not sep or not name.strip():
+            raise ModelError(f"--xacro-arg needs NAME:=VALUE, got '{item}'")
+        out[name.strip()] = value
+    return out
 
 
 def _output_format(args) -> str:
@@ -77,6 +108,8 @@ def run(argv: list[str] | None = None) -> int:
             "model": args.model,
             "skeleton": args.skeleton,
             "search_paths": tuple(args.model_path),
+            "xacro_args": _xacro_args(args.xacro_arg),
+            "strict": args.strict,
         }
         if args.input == "-":
             text = sys.stdin.buffer.read()
@@ -98,6 +131,11 @@ def run(argv: list[str] | None = None) -> int:
             warnings=warnings,
             export_spherical_joints_as_three_revolute_joints=not args.no_export_spherical_joints_as_three_revolute_joints,
             mjcf_free_joint=args.mjcf_free_joint,
+            mesh_uri=args.mesh_uri,
+            resolve_mesh_uris=args.resolve_mesh_uris,
+            output_dir=None if args.output == "-" else os.path.dirname(os.path.abspath(args.output)),
+            search_paths=tuple(args.model_path),
+            strict=args.strict,
         )
         if args.output == "-":
             sys.stdout.write(text)

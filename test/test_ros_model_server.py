@@ -121,9 +121,12 @@ def test_latched_topics_reach_late_subscribers(ros):
         # the sensor frame is on /tf_static, on its second link, where iDynTree puts the sensor
         assert children[s.frame_id] == s.second_link
         np.testing.assert_allclose(edges[s.frame_id][1], r["second_link_H_sensor"], atol=1e-9)
-    # every additional frame of iDynTree's model, on its link, once
+    # every additional frame of iDynTree's model, on its link, once; the massless root 'base_link' (a
+    # frame of 'root_link' for iDynTree) stays the parent of 'root_link', as the URDF and robot_state_publisher say
+    assert children.get("root_link") == "base_link" and "base_link" not in children
     for frame, link in ref.frames.items():
-        assert children.get(frame) == link, frame
+        if frame != "base_link":
+            assert children.get(frame) == link, frame
     assert len(children) == len(static[0].transforms)
     # every fixed joint between two links
     for name, j in ref.joints.items():
@@ -152,7 +155,9 @@ def test_tf_composes_to_fk_and_idyntree_world_poses(ros):
     assert {t.child_frame_id for t in msg.transforms} == {model.joints[n].child for n in config}
     stamps = {(t.header.stamp.sec, t.header.stamp.nanosec) for t in msg.transforms}
     assert len(stamps) == 1  # one stamp, the joint_states one
-    world = compose_world(edges_of([static[-1], msg]), model.default_base_link)
+    tree = compose_world(edges_of([static[-1], msg]), "base_link")  # the URDF's root, above root_link
+    base_H_tree = np.linalg.inv(tree[model.default_base_link])
+    world = {frame: base_H_tree @ t for frame, t in tree.items()}  # relative to the base, as iDynTree's
 
     ours = kin.world_transforms(config)
     ref = oracle().load(ICUB.read_text())

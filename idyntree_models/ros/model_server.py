@@ -33,7 +33,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
-from ..api import convert, export_model, load_model, read_source
+from ..api import convert, export_model, load_description
 from ..errors import ModelError
 from ..formats import FORMATS, get_format
 from ..model.model import JointType
@@ -74,7 +74,8 @@ SERVICE_QOS = QoSProfile(
 )
 
 _LIBRARY_LOG = logging.getLogger("idyntree_models")
-_OPTION_PARAMS = ("convert_three_revolute_joints_to_spherical", "add_sensor_frames_as_additional_frames")
+_OPTION_PARAMS = ("convert_three_revolute_joints_to_spherical", "add_sensor_frames_as_additional_frames", "strict",
+                  "xacro_args")
 _SOURCE_PARAMS = ("robot_description", "model_file") + _OPTION_PARAMS + ("frame_prefix", "reduced_joints")
 
 
@@ -129,6 +130,11 @@ class ModelServer(Node):
             "Serve a reduced model: only these joints (a string array, or one string of names separated by commas "
             "or spaces); the others are locked at zero and rigid groups lumped, as iDynTree's "
             "loadReducedModelFromFile. Empty = the full model.", string, dynamic_typing=True))
+        self.declare_parameter("strict", False, _descriptor(
+            "Refuse a model that loads only with warnings (impossible inertia, ignored elements, ...).", boolean))
+        self.declare_parameter("xacro_args", "", _descriptor(
+            "Arguments of a xacro model_file, as on xacro's command line: 'NAME:=VALUE NAME2:=VALUE2' "
+            "(quote values with spaces).", string))
         self.declare_parameter("publish_frequency", 20.0, _descriptor(
             "Maximum rate of /tf updates per joint, in Hz (as robot_state_publisher); 0 = publish every "
             "joint_states message.", double,
@@ -202,11 +208,11 @@ class ModelServer(Node):
 
     # -- loading ------------------------------------------------------------------------
     def _options(self, overrides: dict | None = None) -> dict:
-        values = {name: bool(self.get_parameter(name).value) for name in _OPTION_PARAMS}
-        for name in _OPTION_PARAMS:
-            if overrides and name in overrides:
-                values[name] = bool(overrides[name])
-        return values
+        values = {name: self.get_parameter(name).value for name in _OPTION_PARAMS}
+        values.update({k: v for k, v in (overrides or {}).items() if k in _OPTION_PARAMS})
+        out = {name: bool(values[name]) for name in _OPTION_PARAMS if name != "xacro_args"}
+        out["xacro_args"] = _xacro_args(str(values["xacro_args"] or ""))
+        return out
 
     def _build(self, source: tuple[str, str], overrides: dict | None = None) -> ServedModel:
         """Load and prepare a model; raises ModelError with the reason when it is not usable."""
@@ -217,13 +223,12 @@ class ModelServer(Node):
         try:
             if kind == "file":
                 path = str(Path(value).expanduser())
-                text, _, fmt = read_source(path)
-                model = load_model(path, **opts)
+                model, text, fmt = load_description(path, **opts)  # xacro: text is the expanded URDF
             else:
                 if not value.strip():
                     raise ModelError("the model is empty")
-                _, _, fmt = read_source(value.encode("utf-8"))
-                model = load_model(value.encode("utf-8"), **opts)
+                # text from a parameter or topic is never run through xacro (its $(eval) runs Python)
+                model, _, fmt = load_description(value.encode("utf-8"), allow_xacro=False, **opts)
                 text = value
             keep = _joint_list((overrides or {}).get("reduced_joints", self.get_parameter("reduced_joints").value))
             if keep:  # the served description is the reduced model, so consumers see only the kept joints
@@ -399,6 +404,8 @@ class ModelServer(Node):
                 add_sensor_frames_as_additional_frames=request.add_sensor_frames_as_additional_frames,
                 export_spherical_joints_as_three_revolute_joints=(
                     request.export_spherical_joints_as_three_revolute_joints),
+                allow_xacro=False,  # text from any DDS participant: xacro's $(eval) would run it as Python
+                strict=bool(self.get_parameter("strict").value),
             )
             response.success = True
         except ModelError as e:
@@ -437,6 +444,23 @@ def _joint_list(value) -> list[str]:
     if isinstance(value, str):
         return value.replace(",", " ").split()
     return [str(v).strip() for v in value if str(v).strip()]
+
+
+def _xacro_args(text: str) -> dict[str, str]:
+    """'NAME:=VALUE NAME2:=VALUE2' (shell quoting allowed) as a dict; ModelError when malformed."""
+    import shlex
+
+    try:
+        items = shlex.split(text)
+    except ValueError as e:
+        raise ModelError(f"xacro_args: {e}") from None
+    out = {}
+    for item in items:
+        name, sep, value = item.partition(":=")
+        if not sep or not name:
+            raise ModelError(f"xacro_args: expected NAME:=VALUE, got '{item}'")
+        out[name] = value
+    return out
 
 
 EXECUTORS = ("multi", "single", "events")

@@ -17,6 +17,7 @@ from ..formats import detect_format
 from ..model.kinematics import Kinematics
 from ..model.model import ForceTorqueSensor, JointType, LinkSensor, Model, SensorType
 from ..model.spherical import three_revolute_to_quaternion
+from ..model.topology import frame_edge, root_frame, tree_order
 from .tf_codec import TFTemplate, transforms_to_xyz_xyzw
 
 _SPHERICAL_REV = re.compile(r"^spherical_rev_(.+)_([xyz])$")
@@ -71,6 +72,8 @@ class ServedModel:
         self.prefix = prefix
         self.warnings = list(warnings or [])
         self.kin = Kinematics(model)  # raises ModelError for models it cannot move (e.g. bad mimic)
+        self.root_frame = root_frame(model)  # a frame above the root link (`world`), or None
+        self.root = self.root_frame or tree_order(model).root  # the TF root: the description's root link
         self.static_frames = self._static_frames()
         self.sensors = self._sensors()
         self._plans: dict[tuple[str, ...], JointStatePlan] = {}
@@ -85,8 +88,14 @@ class ServedModel:
 
     # -- static content -----------------------------------------------------------------
     def _static_frames(self) -> list[StaticFrame]:
+        """Fixed joints and additional frames, each edge in the description's direction.
+
+        A frame that was a massless root link above the base (URDF `world --fixed--> base_link`)
+        is published as the parent, as robot_state_publisher does: the TF root is the description's
+        root, so another publisher of `world` (a map, a second robot) does not give it two parents.
+        """
         out = [StaticFrame(j.parent, j.child, j.rest_transform) for j in self.kin.joints if j.type is JointType.FIXED]
-        out += [StaticFrame(f.parent_link, f.name, f.link_H_frame) for f in self.model.frames.values()]
+        out += [StaticFrame(*frame_edge(self.model, name, self.root_frame)) for name in self.model.frames]
         return out
 
     def _sensors(self) -> list[SensorInfo]:
@@ -133,7 +142,7 @@ class ServedModel:
 
         msg = SensorList()
         msg.header.stamp = stamp
-        msg.header.frame_id = self.prefix + (self.kin.link_names[0] if self.kin.link_names else "")
+        msg.header.frame_id = self.prefix + self.root
         out = []
         for info in self.sensors:
             s = Sensor()

@@ -1,0 +1,101 @@
+"""The frame tree model_server publishes follows the description, as robot_state_publisher's does.
+
+robot_state_publisher publishes every fixed joint of the URDF on /tf_static and every moving joint
+on /tf (from joint_states), each as parent -> child exactly as the URDF writes it, so the TF root
+is the URDF's root link.  Over real DDS, for ur10 (`world --fixed--> base_link`), panda (mimic
+finger) and iCub (massless `base_link` above `root_link`, force/torque sensors): the (parent,
+child) pairs published equal the URDF's joints, read by urdf_parser_py, plus one frame per sensor
+as a child of its link (our addition), and the only frame that is nobody's child is the URDF root.
+"""
+
+from __future__ import annotations
+
+import pytest
+from lxml import etree
+
+from ros_harness import Probe, latched_qos, start_server, tf_qos
+
+rclpy = pytest.importorskip("rclpy")
+urdf_parser = pytest.importorskip("urdf_parser_py.urdf")
+
+from idyntree_models_interfaces.srv import GetModel  # noqa: E402
+from sensor_msgs.msg import JointState  # noqa: E402
+from tf2_msgs.msg import TFMessage  # noqa: E402
+
+from conftest import MODELS  # noqa: E402
+
+CASES = {
+    "ur10": (MODELS / "urdf/example-robot-data/robots/ur_description/urdf/ur10_robot.urdf", 55),
+    "panda": (MODELS / "urdf/example-robot-data/robots/panda_description/urdf/panda.urdf", 56),
+    "icub": (MODELS / "urdf/idyntree/iCubGenova02.urdf", 57),
+}
+
+
+def _expected(path) -> tuple[set, set, str, set]:
+    """(fixed pairs, moving pairs, root link, sensor-frame pairs) by robot_state_publisher's rules."""
+    robot = urdf_parser.URDF.from_xml_file(str(path))
+    fixed = {(j.parent, j.child) for j in robot.joints if j.type == "fixed"}
+    moving = {(j.parent, j.child) for j in robot.joints if j.type not in ("fixed", "floating")}
+    root = robot.get_root()
+    # iDynTree's <sensor> extension: one frame per sensor, named after it, unless the name is taken
+    links = {link.name: link for link in robot.links}
+    parent_of = {j.child: j for j in robot.joints}
+    sensors = set()
+    for el in etree.parse(str(path)).getroot().findall("sensor"):
+        name = el.get("name")
+        if name in links:
+            continue
+        if el.get("type") == "force_torque":
+            joint = next(j for j in robot.joints if j.name == el.find("parent").get("joint"))
+            sensors.add((joint.child, name))
+        else:
+            link = el.find("parent").get("link")
+            mass = links[link].inertial.mass if links[link].inertial is not None else 0.0
+            j = parent_of.get(link)
+            if not mass > 0 and j is not None and j.type == "fixed" and not any(
+                    k.parent == link for k in robot.joints):
+                link = j.parent  # a massless leaf is a frame: the sensor sits on the real link
+            sensors.add((link, name))
+    return fixed, moving, root, sensors
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_published_frame_tree_is_the_urdf_joint_tree(name):
+    path, domain = CASES[name]
+    fixed, moving, root, sensor_frames = _expected(path)
+    robot = urdf_parser.URDF.from_xml_file(str(path))
+    drive = {j.name: 0.1 for j in robot.joints if j.type not in ("fixed", "floating") and j.mimic is None}
+
+    server = start_server(domain, {"model_file": str(path), "publish_frequency": 0.0})
+    probe = Probe(domain)
+    try:
+        static = probe.collect(TFMessage, "/tf_static", latched_qos())
+        tf = probe.collect(TFMessage, "/tf", tf_qos())
+        pub = probe.node.create_publisher(JointState, "joint_states", 10)
+        resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""))
+        assert resp.success, server.output()
+        msg = JointState(name=list(drive), position=list(drive.values()))
+
+        def moving_pairs() -> set:
+            return {(t.header.frame_id, t.child_frame_id) for m in tf for t in m.transforms}
+
+        def done() -> bool:
+            pub.publish(msg)
+            return bool(static) and moving_pairs() >= moving
+
+        probe.spin_until(done, what="/tf_static and /tf of every moving joint")
+        static_pairs = {(t.header.frame_id, t.child_frame_id) for t in static[-1].transforms}
+    finally:
+        probe.close()
+        server.stop()
+        print(server.output())
+
+    assert moving_pairs() == moving  # mimic joints follow their master, as in robot_state_publisher
+    assert static_pairs == fixed | sensor_frames, (
+        f"missing {sorted((fixed | sensor_frames) - static_pairs)}, extra {sorted(static_pairs - fixed - sensor_frames)}")
+    pairs = static_pairs | moving
+    children = [c for _, c in pairs]
+    assert len(children) == len(set(children))  # every frame has one parent
+    assert {p for p, _ in pairs} - set(children) == {root}  # the TF root is the URDF's root link
+    if name == "ur10":
+        assert ("world", "base_link") in static_pairs and root == "world"
