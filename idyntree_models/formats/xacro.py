@@ -87,21 +87,20 @@ def expand(text: str | bytes, path: str | None, args: dict[str, str] | None, dia
             doc = xacro.parse(text)
             xacro.process_doc(doc, mappings=dict(args or {}))
             out = doc.toprettyxml(indent="  ")
-        except _PackageNotFound as e:
-            raise ModelError(
-                f"xacro: $(find {e.name}): package '{e.name}' not found (searched {searched_for_packages()})",
-                source=where,
-            ) from None
-        except substitution_args.ArgException as e:
-            raise ModelError(
-                f"xacro: argument '{e}' is not set and has no default: give it as NAME:=VALUE "
-                "(--xacro-arg, xacro_args)",
-                source=where,
-            ) from None
         except ExpatError as e:
             raise ModelError(f"xacro: malformed XML: {e}", source=_current_file(xacro, where)) from None
-        except (xacro.XacroException, substitution_args.SubstitutionException) as e:
-            raise ModelError(f"xacro: {_message(e)}", source=_current_file(xacro, where)) from None
+        except (_PackageNotFound, xacro.XacroException, substitution_args.SubstitutionException) as e:
+            cause = e
+            while isinstance(getattr(cause, "exc", None), Exception):  # xacro wraps what went wrong
+                cause = cause.exc
+            source = _current_file(xacro, where)
+            if isinstance(cause, _PackageNotFound):
+                raise ModelError(f"xacro: $(find {cause.name}): package '{cause.name}' not found "
+                                 f"(searched {searched_for_packages()})", source=source) from None
+            if isinstance(cause, substitution_args.ArgException):
+                raise ModelError(f"xacro: argument '{cause}' is not set and has no default: give it as "
+                                 "NAME:=VALUE (--xacro-arg, xacro_args)", source=source) from None
+            raise ModelError(f"xacro: {_message(e)}", source=source) from None
         except (NameError, TypeError, ValueError, ZeroDivisionError, SyntaxError, KeyError, IndexError) as e:
             raise ModelError(f"xacro: {type(e).__name__}: {e}", source=_current_file(xacro, where)) from None
         finally:
@@ -119,7 +118,7 @@ def _current_file(xacro, fallback: str | None) -> str | None:
 
 
 def _message(e: Exception) -> str:
-    text = str(e).strip()
+    text = "; ".join(part.strip() for part in str(e).strip().splitlines() if part.strip())
     macro = getattr(e, "macro", None)
     body = getattr(macro, "body", None)
     if body is not None and hasattr(body, "getAttribute"):

@@ -1,0 +1,182 @@
+"""xacro input: expanded by the xacro package itself, in the API, the CLI and the node, and never read as plain URDF.
+
+test/data/xacro/arm.urdf.xacro uses macros (from an included file), properties, math, conditionals
+and $(arg)s.  The reference is the `xacro` command of the same package, run as a separate process:
+our model must have exactly the links and joints urdf_parser_py reads from its output.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from idyntree_models import ModelError, export_model, load_model
+
+from conftest import REPO
+
+urdf_parser = pytest.importorskip("urdf_parser_py.urdf")
+
+DATA = REPO / "test" / "data" / "xacro"
+ARM = DATA / "arm.urdf.xacro"
+XACRO = Path(sys.executable).parent / "xacro"
+
+
+def _reference(path: Path, *args: str):
+    """What the xacro command makes of the file, read by urdf_parser_py."""
+    done = subprocess.run([str(XACRO), str(path), *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return urdf_parser.URDF.from_xml_string(done.stdout.encode())
+
+
+def _names(robot) -> tuple[set, set]:
+    return {link.name for link in robot.links}, {j.name for j in robot.joints}
+
+
+def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "idyntree_models.cli", *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=120, env=env)
+
+
+@pytest.mark.parametrize("args", [{}, {"prefix": "left_"}, {"with_tool": "true", "upper_length": "0.7"}])
+def test_api_expands_like_the_xacro_command(args):
+    ref = _reference(ARM, *(f"{k}:={v}" for k, v in args.items()))
+    model = load_model(ARM, xacro_args=args)
+    links, joints = _names(ref)
+    # the tool is a massless-free fixed leaf with mass: a link; everything xacro made is in the model
+    assert set(model.links) | set(model.frames) == links
+    assert set(model.joints) == joints and len(model.joints) == 2 + (args.get("with_tool") == "true")
+    assert len(links) == 3 + (args.get("with_tool") == "true")
+    upper = model.joints[f"{args.get('prefix', '')}upper_joint"]
+    lower = model.joints[f"{args.get('prefix', '')}lower_joint"]
+    assert upper.rest_transform[2, 3] == pytest.approx(0.1) and lower.rest_transform[2, 3] == pytest.approx(0.4)
+    assert upper.limits.max_position == pytest.approx(3.141592653589793 / 2)
+    length = float(args.get("upper_length", 0.5))
+    assert model.links[f"{args.get('prefix', '')}upper_link"].inertia.com[2] == pytest.approx(length / 2)
+    # the macros' transmissions (and the conditional <gazebo>) are kept and written back
+    urdf = export_model(model, "urdf")
+    out = urdf_parser.URDF.from_xml_string(urdf.encode())
+    assert _names(out) == (links, joints)
+    assert sorted(t.name for t in out.transmissions) == sorted(t.name for t in ref.transmissions)
+    assert ("<gazebo" in urdf) == (args.get("with_tool") != "true")
+
+
+def test_cli_converts_a_xacro_file_with_arguments(tmp_path):
+    out = tmp_path / "arm.urdf"
+    r = _cli("-i", str(ARM), "-o", str(out), "--xacro-arg", "prefix:=r_", "--xacro-arg", "with_tool:=true")
+    assert r.returncode == 0, r.stderr
+    ref = _reference(ARM, "prefix:=r_", "with_tool:=true")
+    assert _names(urdf_parser.URDF.from_xml_file(str(out))) == _names(ref)
+    r = _cli("-i", str(ARM), "-o", str(tmp_path / "x.urdf"), "--xacro-arg", "prefix")
+    assert r.returncode == 1 and "--xacro-arg needs NAME:=VALUE" in r.stderr
+
+
+def test_missing_argument_and_broken_macro_are_clear_errors(tmp_path):
+    need = tmp_path / "need.urdf.xacro"
+    need.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                    '<link name="$(arg side)_link"/></robot>')
+    with pytest.raises(ModelError, match=r"need.urdf.xacro: xacro: argument 'side' is not set"):
+        load_model(need)
+    assert set(load_model(need, xacro_args={"side": "left"}).links) == {"left_link"}
+    bad = tmp_path / "bad.urdf.xacro"
+    bad.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                   '<xacro:nothing_defined_here/><link name="a"/></robot>')
+    with pytest.raises(ModelError, match=r"bad.urdf.xacro: xacro: .*nothing_defined_here"):
+        load_model(bad)
+
+
+def test_xacro_read_as_plain_urdf_is_refused_not_shrunk(tmp_path):
+    # the failure users saw: one link and no joints, exit code 0
+    with pytest.raises(ModelError, match=r"arm.urdf.xacro:\d+: the document uses xacro macros.*format 'xacro'"):
+        load_model(ARM, "urdf")
+    r = _cli("-i", str(ARM), "-o", str(tmp_path / "a.urdf"), "--input-format", "urdf")
+    assert r.returncode == 1 and "uses xacro macros" in r.stderr and not (tmp_path / "a.urdf").exists()
+    # xacro elements without the namespace declaration are not even XML namespaces
+    undeclared = '<robot name="r"><xacro:property name="a" value="1"/><link name="a"/></robot>'
+    with pytest.raises(ModelError, match=r"uses xacro macros"):
+        load_model(undeclared, "urdf")
+    # a .urdf file that really is xacro is expanded, as its users run xacro on it
+    copy = tmp_path / "arm.urdf"
+    shutil.copy(ARM, copy)
+    shutil.copy(DATA / "arm_macros.xacro", tmp_path)
+    assert len(load_model(copy).joints) == 2
+
+
+def test_text_with_xacro_is_refused_where_expansion_is_not_allowed():
+    text = ARM.read_text()
+    with pytest.raises(ModelError, match=r"xacro documents are expanded only from files"):
+        load_model(text.encode(), allow_xacro=False)
+
+
+def _package(root: Path, name: str) -> Path:
+    pkg = root / name
+    pkg.mkdir(parents=True)
+    (pkg / "package.xml").write_text(f'<package format="3"><name>{name}</name></package>')
+    shutil.copy(DATA / "arm_macros.xacro", pkg / "arm_macros.xacro")
+    return pkg
+
+
+def test_find_resolves_through_the_ament_index_and_ros_package_path(tmp_path, monkeypatch):
+    main = tmp_path / "robot.urdf.xacro"
+    main.write_text(ARM.read_text().replace('filename="arm_macros.xacro"',
+                                            'filename="$(find my_arm_description)/arm_macros.xacro"'))
+    monkeypatch.delenv("AMENT_PREFIX_PATH", raising=False)
+    monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
+    with pytest.raises(ModelError, match=r"\$\(find my_arm_description\): package 'my_arm_description' not found "
+                                         r"\(searched nowhere: neither AMENT_PREFIX_PATH"):
+        load_model(main)
+    # an installed package: <prefix>/share/<name> with its ament index marker
+    prefix = tmp_path / "install"
+    _package(prefix / "share", "my_arm_description")
+    marker = prefix / "share" / "ament_index" / "resource_index" / "packages"
+    marker.mkdir(parents=True)
+    (marker / "my_arm_description").write_text("")
+    monkeypatch.setenv("AMENT_PREFIX_PATH", str(prefix))
+    assert len(load_model(main).joints) == 2
+    # a source checkout on ROS_PACKAGE_PATH (package found by its package.xml, however deep)
+    monkeypatch.delenv("AMENT_PREFIX_PATH")
+    _package(tmp_path / "src" / "robots", "my_arm_description")
+    monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path / "src"))
+    assert len(load_model(main).joints) == 2
+    # and the xacro command agrees once the package is in the ament index
+    env = dict(os.environ, AMENT_PREFIX_PATH=str(prefix))
+    done = subprocess.run([str(XACRO), str(main)], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    assert len(urdf_parser.URDF.from_xml_string(done.stdout.encode()).joints) == 2
+
+
+def test_node_serves_a_xacro_file_with_arguments_and_refuses_xacro_text():
+    rclpy = pytest.importorskip("rclpy")  # noqa: F841 - the ROS wheels
+    from idyntree_models_interfaces.srv import GetModel
+    from std_msgs.msg import String
+
+    from ros_harness import TIMEOUT, Probe, latched_qos, start_server
+
+    server = start_server(58, {"model_file": str(ARM), "xacro_args": "prefix:=n_ with_tool:=true"})
+    probe = Probe(58)
+    try:
+        descriptions = probe.collect(String, "robot_description", latched_qos())
+        resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format="idyntree-model-json"))
+        assert resp.success, server.output()
+        probe.spin_until(lambda: descriptions, what="robot_description")
+    finally:
+        probe.close()
+        server.stop()
+    model = load_model(resp.model.encode(), "idyntree-model-json")
+    assert set(model.links) == {"n_base_link", "n_upper_link", "n_lower_link", "n_tool"}
+    # robot_description is the expanded URDF, as `xacro` prints it (what RViz and joint_state_publisher read)
+    published = urdf_parser.URDF.from_xml_string(descriptions[0].data.encode())
+    assert _names(published) == _names(_reference(ARM, "prefix:=n_", "with_tool:=true"))
+    assert "xacro:" not in descriptions[0].data
+
+    refused = start_server(59, {"robot_description": ARM.read_text()})
+    try:
+        refused.proc.wait(TIMEOUT)
+    finally:
+        refused.stop()
+    assert refused.proc.returncode == 1
+    assert "xacro documents are expanded only from files" in refused.output()
