@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
 from idyntree_models import load_model
@@ -188,3 +189,31 @@ def test_cli_missing_file_and_unknown_formats(tmp_path):
     assert res.returncode == 1 and "neither JSON nor XML" in res.stderr
     res = _cli("-i", "-", "-o", "-", "--output-format", "yaml", stdin=robot(J_AB))
     assert res.returncode == 1 and "unknown format 'yaml'" in res.stderr
+
+
+def test_romeo_with_indefinite_inertia_loads_like_idyntree_and_strict_refuses():
+    """example-robot-data's romeo_laas_small.urdf (link 'body', principal moments -0.021, 0.052, 0.099) is
+    loaded by iDynTree, pinocchio and Gazebo.  That file is not in the corpus: the vendored romeo.urdf with
+    the same principal moments on 'body' stands for it, and the iDynTree wheel is the reference."""
+    from conftest import MODELS
+
+    idt = pytest.importorskip("idyntree.swig")
+    path = MODELS / "urdf/example-robot-data/robots/romeo_description/urdf/romeo.urdf"
+    original = ('<inertia ixx="0.241879" ixy="-6.88963e-05" ixz="0.00282915" iyy="0.238168" iyz="0.000306252" '
+                'izz="0.0214739"/>')
+    text = path.read_text()
+    assert text.count(original) == 1
+    text = text.replace(original, '<inertia ixx="-0.021" ixy="0" ixz="0" iyy="0.052" iyz="0" izz="0.099"/>')
+    loader = idt.ModelLoader()
+    assert loader.loadModelFromString(text)
+    ref = loader.model()
+    warnings: list[str] = []
+    model = load_model(text, warnings=warnings)
+    assert sorted(model.links) == sorted(ref.getLinkName(i) for i in range(ref.getNrOfLinks()))
+    assert model.dofs == ref.getNrOfDOFs()
+    body = ref.getLink(ref.getLinkIndex("body")).getInertia().getRotationalInertiaWrtCenterOfMass().toNumPy()
+    assert np.allclose(model.links["body"].inertia.inertia, body)
+    assert [w for w in warnings if "link 'body': rotational inertia is not positive semi-definite "
+            "(principal moments -0.021, 0.052, 0.099 kg m^2)" in w], warnings
+    with pytest.raises(ModelError, match=r"line 390: link 'body': rotational inertia is not positive.*strict"):
+        load_model(text, strict=True)

@@ -151,6 +151,8 @@ def rewrite_mesh_uris(model: Model, fmt: str, options: ExportOptions, diag: Diag
         return model
     new_values = {(id(obj), attr): new for obj, attr, new in changes}
     copy = model.copy()
+    if rewriter.output_dir and rewriter.source_dir:
+        copy.metadata["source_dir"] = rewriter.output_dir  # relative paths now start there
     for link_old, link_new in zip(model.links.values(), copy.links.values()):
         for old, new in zip((*link_old.visuals, *link_old.collisions), (*link_new.visuals, *link_new.collisions)):
             if (id(old), "filename") in new_values:
