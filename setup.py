@@ -32,7 +32,7 @@ setup(
         ('share/' + package_name + '/config', sorted(glob('config/*.yaml'))),
     ],
     python_requires='>=3.10',
-    install_requires=['numpy', 'lxml'],
+    install_requires=['numpy', 'lxml', 'xacro'],
     extras_require={'test': ['pytest', 'pyyaml']},
     zip_safe=False,
     maintainer='idyntree_models maintainers',

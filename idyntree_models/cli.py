@@ -8,7 +8,7 @@ import os
 import sys
 
 from .api import export_model, load_model
-from .cli_options import add_reduce_arguments, reduce_from_args
+from .cli_options import add_reduce_arguments, add_xacro_and_strict_arguments, reduce_from_args, xacro_args
 from .errors import ModelError
 from .formats import FORMATS, detect_format, format_from_path, get_format
 
@@ -50,13 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mjcf-free-joint", action="store_true",
                    help="MJCF output: give the base body a free joint (floating base) instead of welding it to the world")
     add_reduce_arguments(p)
-    p.add_argument(
-        "--xacro-arg",
-        action="append",
-        default=[],
-        metavar="NAME:=VALUE",
-        help="argument of a xacro input (as NAME:=VALUE on xacro's command line; repeatable)",
-    )
+    add_xacro_and_strict_arguments(p)
     p.add_argument(
         "--mesh-uri",
         choices=("keep", "absolute", "package", "model"),
@@ -70,19 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="look every mesh file up (package:// through the ament index and ROS_PACKAGE_PATH, model:// through "
         "the model paths) and warn about missing ones",
     )
-    p.add_argument("--strict", action="store_true", help="treat every warning as an error")
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     return p
-
-
-def _xacro_args(items: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in items:
-        name, sep, value = item.partition(":=")
-        if not sep or not name.strip():
-            raise ModelError(f"--xacro-arg needs NAME:=VALUE, got '{item}'")
-        out[name.strip()] = value
-    return out
 
 
 def _output_format(args) -> str:
@@ -108,7 +91,7 @@ def run(argv: list[str] | None = None) -> int:
             "model": args.model,
             "skeleton": args.skeleton,
             "search_paths": tuple(args.model_path),
-            "xacro_args": _xacro_args(args.xacro_arg),
+            "xacro_args": xacro_args(args.xacro_arg),
             "strict": args.strict,
         }
         if args.input == "-":

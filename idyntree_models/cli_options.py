@@ -27,6 +27,24 @@ def add_load_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--skeleton", help="SKEL world: the skeleton to load (default: the first)")
     p.add_argument("--model-path", action="append", default=[], metavar="DIR",
                    help="extra directory to search for model:// URIs (repeatable)")
+    add_xacro_and_strict_arguments(p)
+
+
+def add_xacro_and_strict_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--xacro-arg", action="append", default=[], metavar="NAME:=VALUE",
+                   help="argument of a xacro input (as NAME:=VALUE on xacro's command line; repeatable)")
+    p.add_argument("--strict", action="store_true", help="treat every warning as an error")
+
+
+def xacro_args(items: list[str]) -> dict[str, str]:
+    """--xacro-arg NAME:=VALUE strings as a dict; ModelError naming a malformed one."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition(":=")
+        if not sep or not name.strip():
+            raise ModelError(f"--xacro-arg needs NAME:=VALUE, got '{item}'")
+        out[name.strip()] = value
+    return out
 
 
 def load_options_from_args(args: argparse.Namespace) -> dict:
@@ -36,6 +54,8 @@ def load_options_from_args(args: argparse.Namespace) -> dict:
         "model": args.model,
         "skeleton": args.skeleton,
         "search_paths": tuple(args.model_path),
+        "xacro_args": xacro_args(args.xacro_arg),
+        "strict": args.strict,
     }
 
 

@@ -20,13 +20,15 @@ from launch import LaunchDescription
 
 # (name, type of the node parameter, description); the defaults live in the config file.
 PARAMETERS = [
-    ('model_file', str, 'Model file in any supported format (URDF, SDFormat, iDynTree JSON, skel); '
+    ('model_file', str, 'Model file in any supported format (URDF, xacro, SDFormat, iDynTree JSON, skel); '
                         'wins over robot_description.'),
     ('robot_description', str, 'Model text (served when model_file is empty).'),
     ('description_from_topic', bool, 'Take the model from the robot_description topic instead.'),
     ('convert_three_revolute_joints_to_spherical', bool,
      'Merge three revolute joints with intersecting axes into spherical joints.'),
     ('add_sensor_frames_as_additional_frames', bool, 'Add one frame per sensor.'),
+    ('strict', bool, 'Refuse a model that loads only with warnings.'),
+    ('xacro_args', str, 'Arguments of a xacro model_file: "NAME:=VALUE NAME2:=VALUE2".'),
     ('publish_frequency', float, 'Maximum /tf rate per joint in Hz; 0 = every joint_states message.'),
     ('frame_prefix', str, 'Prefix of every published TF frame.'),
     ('ignore_timestamp', bool, 'Stamp /tf with the current time.'),

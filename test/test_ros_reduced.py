@@ -61,7 +61,12 @@ def test_reduced_model_is_served_and_can_change(server_and_probe):
     assert {s.name for s in sensors[-1].sensors} == set(ref.sensors)
     children = {t.child_frame_id: t.header.frame_id for t in static[-1].transforms}
     edges = edges_of(static)
+    # the description's root 'base_link' (a frame of 'root_link' for iDynTree) stays root_link's parent on TF
+    assert children.get("root_link") == "base_link" and "base_link" not in children
     for frame, link in ref.frames.items():  # lumped links are frames of their group's link
+        if frame == "base_link":
+            np.testing.assert_allclose(np.linalg.inv(edges["root_link"][1]), ref.frame_transforms[frame], atol=1e-9)
+            continue
         assert children.get(frame) == link, frame
         np.testing.assert_allclose(edges[frame][1], ref.frame_transforms[frame], atol=1e-9)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field, fields
 
 from ..errors import ModelError
@@ -65,6 +66,7 @@ def _from_kwargs(cls, kwargs: dict, what: str):
 
 
 STRICT_NOTE = "(strict: warnings are errors)"
+_LINE_PREFIX = re.compile(r"^line \d+: ")
 
 
 @dataclass
@@ -78,12 +80,15 @@ class Diagnostics:
     source: str | None = None
     warnings: list[str] = field(default_factory=list)
     strict: bool = False
+    _seen: set[str] = field(default_factory=set, repr=False)
 
     def warn(self, message: str) -> None:
         if self.strict:
             raise ModelError(f"{message} {STRICT_NOTE}", source=self.source)
-        text = f"{self.source}: {message}" if self.source else message
-        if text in self.warnings:
+        key = _LINE_PREFIX.sub("", message)  # the same warning from the reader (with a line) and from validation
+        if key in self._seen:
             return
+        self._seen.add(key)
+        text = f"{self.source}: {message}" if self.source else message
         self.warnings.append(text)
         log.warning(text)

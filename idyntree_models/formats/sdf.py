@@ -988,7 +988,9 @@ def _link(r: XmlReader, el: etree._Element, name: str, scope: _Scope, diag: Diag
         from ..model.validation import check_inertia
 
         try:
-            for w in check_inertia(mass, link.inertia.com, link.inertia.inertia, f"link '{name}'"):
+            # libsdformat refuses negative mass and indefinite tensors: so do we, for SDF
+            for w in check_inertia(mass, link.inertia.com, link.inertia.inertia, f"link '{name}'",
+                                   reject_impossible=True):
                 diag.warn(f"line {inertial.sourceline}: {w}")
         except ModelError as e:
             raise r.error(inertial, f"link '{name}' has invalid inertia: {e.message}") from None

@@ -48,13 +48,15 @@ def symmetric_eigenvalues(m: np.ndarray) -> list[float]:
     return sorted([e1, 3.0 * q - e1 - e3, e3])
 
 
-def check_inertia(mass, com, inertia, element: str, tol: float = 1e-9) -> list[str]:
+def check_inertia(mass, com, inertia, element: str, tol: float = 1e-9, reject_impossible: bool = False) -> list[str]:
     """Raise for inertia that is not numbers; return warnings for physically impossible values.
 
     Non-finite numbers and asymmetric tensors are errors: they are not an inertia at all.  Negative
     mass, a tensor that is not positive semi-definite and a violated triangle inequality describe no
-    rigid body, but the reference loaders (iDynTree, urdfdom, pinocchio, Gazebo) load such published
-    robots as written, so they are warnings here too (`strict` makes them errors).
+    rigid body, but the reference loaders of URDF and iDynTree JSON (iDynTree, urdfdom, pinocchio)
+    load such published robots as written, so they are warnings here too (`strict` makes them
+    errors).  `reject_impossible` makes negative mass and indefinite tensors errors, for formats
+    whose reference refuses them (libsdformat).
     """
     warnings: list[str] = []
     i = np.asarray(inertia, dtype=float)
@@ -62,6 +64,8 @@ def check_inertia(mass, com, inertia, element: str, tol: float = 1e-9) -> list[s
     if total - total != 0.0:  # nan or inf somewhere
         raise ModelError("inertial values must be finite numbers", element=element)
     if mass < 0:
+        if reject_impossible:
+            raise ModelError(f"mass {mass} is negative", element=element)
         warnings.append(f"{element}: mass {mass} is negative (no rigid body has it); kept as written")
     scale = max(1.0, float(np.abs(i).max()))
     if float(np.abs(i - i.T).max()) > tol * scale:
@@ -75,6 +79,9 @@ def check_inertia(mass, com, inertia, element: str, tol: float = 1e-9) -> list[s
             f"{eig[0]:.3g} kg m^2), by less than {NEGLIGIBLE_INERTIA:g} kg m^2; kept as written"
         )
     elif eig[0] < -1e-9 * scale:
+        if reject_impossible:
+            raise ModelError(f"rotational inertia is not positive semi-definite (principal moments {eig})",
+                             element=element)
         warnings.append(
             f"{element}: rotational inertia is not positive semi-definite (principal moments "
             f"{', '.join(f'{x:.3g}' for x in eig)} kg m^2): no rigid body has it; kept as written, as iDynTree "
