@@ -137,6 +137,8 @@ _SHAPE_KNOWN = ("origin", "geometry", "material")
 
 
 def _tag(el: etree._Element) -> str:
+    if el.tag[0] != "{":  # the common case, without building a QName
+        return el.tag
     q = etree.QName(el)
     return f"{el.prefix}:{q.localname}" if el.prefix else q.localname
 
@@ -217,7 +219,8 @@ def _link(r: _UrdfReader, el: etree._Element, materials: dict[str, Material], di
         rot = origin[:3, :3]
         if not np.array_equal(rot, np.eye(3)):
             inertia = rot @ inertia @ rot.T
-            inertia = np.triu(inertia) + np.triu(inertia, 1).T  # exactly symmetric, as the file's six numbers
+            # exactly symmetric, as the file's six numbers (rounding differs between the two triangles)
+            inertia[1, 0], inertia[2, 0], inertia[2, 1] = inertia[0, 1], inertia[0, 2], inertia[1, 2]
         link.inertia = Inertia(mass, origin[:3, 3], inertia)
     for kind in ("visual", "collision"):
         for shape_el in el.findall(kind):

@@ -76,30 +76,44 @@ def _shortest(v: float, tol: float) -> float | None:
     return None
 
 
-def _decimals_near(v: float) -> list[float]:
-    """Decimals of 1 to 17 digits near v or v plus whole turns (sources write -30 or 3.14159265359), and v +- ulps."""
-    out: list[float] = [0.0] if abs(v) < 1e-9 else []
-    for turns in range(-_MAX_TURNS, _MAX_TURNS + 1):
-        w = v + turns * 2.0 * math.pi
+def _decimals_near(v: float, turns: tuple[int, ...]) -> list[float]:
+    """Decimals of 1 to 17 digits near v plus the given whole turns, and v +- a few ulps (turn 0).
+
+    Sources write angles beyond pi (-30, 3.14159265359), which atan2 wraps; a source that wrote
+    all 17 digits has its float a few ulps from the recovered one.
+    """
+    out: list[float] = []
+    seen: set[float] = set()
+    if 0 in turns and abs(v) < 1e-9:
+        out.append(0.0)
+        seen.add(0.0)
+    for t in turns:
+        w = v + t * 2.0 * math.pi
         tol = 1e-12 * max(1.0, abs(w))
         for digits in range(1, 18):
             c = float(f"{w:.{digits}g}")
-            if abs(c - w) <= tol and c not in out:
+            if abs(c - w) <= tol and c not in seen:
+                seen.add(c)
                 out.append(c)
-    # a source that wrote all 17 digits: its float is a few ulps from the recovered one
-    for steps in _ULP_STEPS:
-        c = v
-        for _ in range(abs(steps)):
-            c = math.nextafter(c, math.copysign(math.inf, steps))
-        if c not in out:
-            out.append(c)
+    if 0 in turns:
+        up = down = v
+        for _ in range(4):
+            up, down = math.nextafter(up, math.inf), math.nextafter(down, -math.inf)
+            for c in (up, down):
+                if c not in seen:
+                    seen.add(c)
+                    out.append(c)
     return out
 
 
-_ULP_STEPS = (-4, -3, -2, -1, 1, 2, 3, 4)
+# turns tried in this order: almost every source writes angles within one turn
+_TURN_STAGES = ((0,), (-1, 1), tuple(t for t in range(-8, 9) if abs(t) > 1))
 
 
-_MAX_TURNS = 8
+def _fitting(v: float, fits):
+    """Per stage of turns, the decimals near v (see _decimals_near) that pass `fits`."""
+    for turns in _TURN_STAGES:
+        yield [c for c in _decimals_near(v, turns) if fits(c)]
 
 
 def exact_rpy(rot: np.ndarray) -> list[float]:
@@ -112,8 +126,8 @@ def exact_rpy(rot: np.ndarray) -> list[float]:
     The quick try rounds each recovered angle to its shortest decimal; the search tries the
     decimals near each pitch (R[2,0] = -sin p), then for each one that fits, roll and yaw solved
     from that pitch (full precision even next to gimbal lock, where matrix_to_rpy's roll and yaw
-    are not), each checked against the entries it fixes, so it stays linear.  Failing both, the
-    recovered angles are written.
+    are not), each checked against the entries it fixes, so it stays linear; turns beyond one are
+    tried last.  Failing both, the recovered angles are written.
     """
     rot = np.asarray(rot, dtype=float)
     rpy = [float(a) for a in matrix_to_rpy(rot)]
@@ -122,20 +136,31 @@ def exact_rpy(rot: np.ndarray) -> list[float]:
         if np.array_equal(rpy_xyz_to_transform(cand, _ZERO3)[:3, :3], rot):
             return cand
     m = rot.tolist()
-    pitches = _decimals_near(rpy[1])
-    pitches += [x for x in _decimals_near(math.pi - rpy[1]) if x not in pitches]
-    for cp in pitches:
-        c = math.cos(cp)
-        if -math.sin(cp) != m[2][0] or c == 0.0:
-            continue
-        rolls = _decimals_near(math.atan2(m[2][1] / c, m[2][2] / c))
-        yaws = _decimals_near(math.atan2(m[1][0] / c, m[0][0] / c))
-        good_r = [a for a in rolls if c * math.sin(a) == m[2][1] and c * math.cos(a) == m[2][2]]
-        good_y = [a for a in yaws if math.cos(a) * c == m[0][0] and math.sin(a) * c == m[1][0]]
-        for cr in good_r:
-            for cy in good_y:
-                if np.array_equal(rpy_xyz_to_transform((cr, cp, cy), _ZERO3)[:3, :3], rot):
-                    return [cr, cp, cy]
+
+    def pitch_fits(p: float) -> bool:
+        return -math.sin(p) == m[2][0] and math.cos(p) != 0.0
+
+    tried: set[float] = set()
+    for stage_a, stage_b in zip(_fitting(rpy[1], pitch_fits), _fitting(math.pi - rpy[1], pitch_fits)):
+        for cp in stage_a + stage_b:
+            if cp in tried:
+                continue
+            tried.add(cp)
+            c = math.cos(cp)
+            rolls: list[float] = []
+            yaws: list[float] = []
+            for more_r, more_y in zip(
+                _fitting(math.atan2(m[2][1] / c, m[2][2] / c),
+                         lambda a: c * math.sin(a) == m[2][1] and c * math.cos(a) == m[2][2]),  # noqa: B023
+                _fitting(math.atan2(m[1][0] / c, m[0][0] / c),
+                         lambda a: math.cos(a) * c == m[0][0] and math.sin(a) * c == m[1][0]),  # noqa: B023
+            ):
+                rolls += more_r
+                yaws += more_y
+                for cr in rolls:
+                    for cy in yaws:
+                        if np.array_equal(rpy_xyz_to_transform((cr, cp, cy), _ZERO3)[:3, :3], rot):
+                            return [cr, cp, cy]
     return rpy
 
 
