@@ -46,7 +46,7 @@ STRICTER = {"joint_axis_invalid_expressed_in.sdf"}  # libsdformat 12 only report
 DIFFERENT = {
     "resolve_uris.sdf",  # we resolve relative include URIs against the including file's directory
     "include_custom_model.sdf", "include_custom_model_expected_output.sdf", "include_invalid_custom_model.sdf",
-    "partially_flattened.sdf", "flattened_test_nested_model_with_frames.sdf", "merge_include_model.sdf",
+    "merge_include_model.sdf",
     "custom_elems_attrs.sdf", "model_nested_static_model.sdf",
 }
 DELIBERATELY_INVALID = ("invalid", "duplicate", "bad_syntax")
@@ -90,10 +90,16 @@ def _ours(path: Path) -> tuple[sdf.SdfGraph | None, str | None, Diagnostics]:
 
 @pytest.mark.parametrize("path", _sdf_files(), ids=lambda p: p.name)
 def test_against_libsdformat(reference: Path, path: Path) -> None:
-    ref = _ref(reference, path)
-    graph, error, diag = _ours(path)
     if path.name in DIFFERENT:
         pytest.skip("documented difference from libsdformat 12.3 (docs/sdf.md)")
+    compare_with_libsdformat(reference, path)
+
+
+def compare_with_libsdformat(reference: Path, path: Path) -> None:
+    """Links, poses, joints, axes, limits, frames, nested models and sensors as libsdformat 12.3 reads
+    them, then the tree model at its zero configuration (free links included)."""
+    ref = _ref(reference, path)
+    graph, error, diag = _ours(path)
     if not ref["ok"]:
         if any(word in path.name for word in DELIBERATELY_INVALID):
             if error is None:  # model-level checks (inertia, visuals, materials) run when building the model
@@ -154,6 +160,36 @@ def test_against_libsdformat(reference: Path, path: Path) -> None:
             continue  # libsdformat 12 cannot resolve poses of sensors inside joints; ours: tested by hand
         mine = ours[(s["name"], s["owner"])]
         np.testing.assert_allclose(mine.model_H_sensor, _h(s["pose"]), atol=1e-9, err_msg=f"sensor {s['name']}")
+    _check_tree_model(graph, diag, m)
+
+
+def _check_tree_model(graph: sdf.SdfGraph, diag: Diagnostics, ref: dict) -> None:
+    """The tree model at its zero configuration puts every link (free ones included) where libsdformat does.
+
+    Models whose joints close a loop or give a link two parents are refused, with a message.
+    """
+    try:
+        model = sdf.graph_to_model(graph, diag)
+    except ModelError as e:
+        assert any(w in str(e) for w in ("two parent joints", "cycle", "invalid inertia", "duplicate",
+                                          "between 0 and 1")), str(e)
+        return
+    fk = Kinematics(model).world_transforms({})
+    base = model.default_base_link
+    if base not in ref["links"]:  # the massless 'world' link of a moving world joint
+        base_H = np.eye(4)
+    else:
+        base_H = _h(ref["links"][base]["pose"])
+    for name, d in ref["links"].items():
+        np.testing.assert_allclose(fk[name], np.linalg.inv(base_H) @ _h(d["pose"]), atol=1e-9,
+                                   err_msg=f"link {name} at the zero configuration")
+    for name, info in model.metadata.get("free_bodies", {}).items():
+        assert name in ref["links"] and info["base"] == base
+        assert [model.joints[j].type for j in info["joints"]] == [JointType.PRISMATIC] * 3 + [JointType.REVOLUTE] * 3
+        assert all(model.links[n].inertia.mass == 0 for n in info["links"])
+    for name, d in ref["joints"].items():
+        if name in model.joints and d["type"] in ("revolute", "prismatic"):
+            assert model.joints[name].type.value == d["type"], name  # equal limits stay what the file says
 
 
 def test_shared_files_load_as_models_where_trees() -> None:

@@ -75,7 +75,9 @@ SERVICE_QOS = QoSProfile(
 
 _LIBRARY_LOG = logging.getLogger("idyntree_models")
 _OPTION_PARAMS = ("convert_three_revolute_joints_to_spherical", "add_sensor_frames_as_additional_frames")
-_SOURCE_PARAMS = ("robot_description", "model_file") + _OPTION_PARAMS + ("frame_prefix", "reduced_joints")
+_CHOICE_PARAMS = ("free_bodies",)  # string-valued parser options
+_SOURCE_PARAMS = ("robot_description", "model_file") + _OPTION_PARAMS + _CHOICE_PARAMS + (
+    "frame_prefix", "reduced_joints")
 
 
 class _NodeLogHandler(logging.Handler):
@@ -129,6 +131,9 @@ class ModelServer(Node):
             "Serve a reduced model: only these joints (a string array, or one string of names separated by commas "
             "or spaces); the others are locked at zero and rigid groups lumped, as iDynTree's "
             "loadReducedModelFromFile. Empty = the full model.", string, dynamic_typing=True))
+        self.declare_parameter("free_bodies", "chain", _descriptor(
+            "SDFormat links joined to no joint (free bodies): 'chain' joins each to the base by three prismatic "
+            "and three revolute joints, 'error' refuses the model.", string))
         self.declare_parameter("publish_frequency", 20.0, _descriptor(
             "Maximum rate of /tf updates per joint, in Hz (as robot_state_publisher); 0 = publish every "
             "joint_states message.", double,
@@ -206,6 +211,8 @@ class ModelServer(Node):
         for name in _OPTION_PARAMS:
             if overrides and name in overrides:
                 values[name] = bool(overrides[name])
+        for name in _CHOICE_PARAMS:
+            values[name] = str((overrides or {}).get(name, self.get_parameter(name).value))
         return values
 
     def _build(self, source: tuple[str, str], overrides: dict | None = None) -> ServedModel:
@@ -317,7 +324,8 @@ class ModelServer(Node):
                 return SetParametersResult(successful=False, reason=f"{what} is empty: no model to serve")
             source = ("text", description)
         served = self._served
-        options_changed = any(name in changed for name in _OPTION_PARAMS + ("frame_prefix", "reduced_joints"))
+        options_changed = any(name in changed for name in _OPTION_PARAMS + _CHOICE_PARAMS + ("frame_prefix",
+                                                                                              "reduced_joints"))
         if served is not None and not options_changed and source[0] == "text" and description == served.text:
             # model_file cleared: the same model goes on, now from its text (no reload, which
             # could fail for a file whose relative includes only resolve next to it)

@@ -109,8 +109,7 @@ def read_document(data: str | bytes, source: str | None, diag: Diagnostics
         raise r.error(root, f"the root element is <{root.tag}>, an SDF file needs <sdf>")
     version = read_version(r, root, diag)
     if version < (1, 8):
-        for model in list(root.iter("model")):
-            unflatten(r, model, diag)
+        unflatten_world_models(r, root, diag)
     return root, r, version
 
 
@@ -204,55 +203,108 @@ def check_values(r: XmlReader, root: etree._Element) -> None:
 
 
 # -- the legacy flattened form -------------------------------------------------------------------------
-_REF_ATTRS = ("relative_to", "attached_to", "expressed_in", "canonical_link", "placement_frame")
+_FLATTENABLE = ("frame", "joint", "link", "model", "gripper")
 
 
-def unflatten(r: XmlReader, model: etree._Element, diag: Diagnostics) -> None:
-    """Rebuild nested models from the flattened form libsdformat 1.7 wrote (`M::__model__` frames).
+def unflatten_world_models(r: XmlReader, root: etree._Element, diag: Diagnostics) -> None:
+    """libsdformat's 1.7 -> 1.8 conversion of the models of a world: `A::x` names become nested models.
 
-    Before 1.8 a nested model could be written flat: its frame as `<frame name="M::__model__"
-    attached_to="M::L">` and its elements as siblings named `M::...`.  libsdformat 12 reads such a
-    model as if `M` were nested; so do we, by moving the elements back into a `<model name="M">`
-    whose canonical link is the marker's `attached_to` and whose pose is the marker's pose.
+    Before 1.8 an included model could be written flat (`ign sdf -p` did): its elements as siblings
+    named `A::...` and its frame as `<frame name="A::__model__" attached_to="A::L">`.  libsdformat 12
+    converts such models in a `<world>` back into nested models (its Converter's `unflatten` step);
+    elsewhere `::` is just a character of a name, and so it is here.
     """
-    while True:
-        markers = [c for c in model if c.tag == "frame" and (c.get("name") or "").strip().endswith("::__model__")]
-        markers = [m for m in markers if "::" not in m.get("name").strip()[: -len("::__model__")]]
-        if not markers:
-            return
-        marker = markers[0]
-        prefix = marker.get("name").strip()[: -len("::__model__")]
-        head = prefix + "::"
-        nested = etree.Element("model", name=prefix)
-        nested.sourceline = marker.sourceline
-        attached = (marker.get("attached_to") or "").strip()
-        if attached.startswith(head):
-            nested.set("canonical_link", attached[len(head):])
-        elif attached:
-            raise r.error(marker, f"flattened model frame '{prefix}::__model__' is attached to '{attached}', "
-                          f"which is not inside '{prefix}'")
-        pose = marker.find("pose")
-        if pose is not None:
-            nested.append(pose)
-        marker.addprevious(nested)
-        model.remove(marker)
-        moved = [c for c in model if isinstance(c.tag, str) and c.tag in ("link", "joint", "frame", "model")
-                 and (c.get("name") or "").strip().startswith(head)]
-        for c in moved:
-            c.set("name", c.get("name").strip()[len(head):])
-            nested.append(c)
-            for el in c.iter():
-                for attr in _REF_ATTRS:
-                    v = (el.get(attr) or "").strip()
-                    if v.startswith(head):
-                        el.set(attr, v[len(head):])
-                if el.tag in ("parent", "child") and el.getparent().tag == "joint":
-                    v = (el.text or "").strip()
-                    if v.startswith(head):
-                        el.text = v[len(head):]
-        diag.warn(f"line {marker.sourceline}: flattened nested model '{prefix}' (frame '{prefix}::__model__') "
-                  "read as a nested model, as libsdformat does")
-        unflatten(r, nested, diag)
+    for world in root.findall("world"):
+        for model in world.findall("model"):
+            _unflatten(r, model, diag)
+
+
+def _unflatten(r: XmlReader, model: etree._Element, diag: Diagnostics) -> None:
+    first_new: etree._Element | None = None
+    restart = True
+    while restart:
+        restart = False
+        for el in list(model):
+            if el is first_new:
+                return
+            if not isinstance(el.tag, str) or el.tag not in _FLATTENABLE or not el.get("name"):
+                continue
+            name = el.get("name")
+            if "::" not in name:
+                if el.tag == "model":
+                    _unflatten(r, el, diag)
+                    return  # as libsdformat: a plain nested model ends the scan of its parent
+                continue
+            prefix = name.split("::", 1)[0]
+            nested = etree.Element("model", name=prefix)
+            if _move_into(r, model, nested, prefix + "::"):
+                _unflatten(r, nested, diag)
+                model.append(nested)
+                diag.warn(f"line {el.sourceline}: flattened names '{prefix}::...' read as the nested model "
+                          f"'{prefix}' (libsdformat's conversion of SDF 1.7)")
+                first_new = first_new if first_new is not None else nested
+                restart = True
+                break
+
+
+def _strip(el: etree._Element | None, attr: str, head: str) -> None:
+    if el is not None and (el.get(attr) or "").startswith(head):
+        el.set(attr, el.get(attr)[len(head):])
+
+
+def _strip_text(r: XmlReader, el: etree._Element | None, head: str, what: str) -> None:
+    if el is None or el.text is None:
+        return
+    if not el.text.startswith(head):
+        raise r.error(el, f"flattened model '{head[:-2]}': {what} '{el.text}' does not start with '{head}'")
+    el.text = el.text[len(head):]
+
+
+def _move_into(r: XmlReader, model: etree._Element, nested: etree._Element, head: str) -> bool:
+    """Move the elements named `head...` into `nested`, their references made local."""
+    moved = False
+    for el in list(model):
+        if not isinstance(el.tag, str) or el.tag not in _FLATTENABLE:
+            continue
+        name = el.get("name") or ""
+        if not name.startswith(head):
+            continue
+        local = name[len(head):]
+        el.set("name", local)
+        _strip(el.find("pose"), "relative_to", head)
+        if el.tag == "frame" and el.get("attached_to") is not None:
+            _strip_text_attr(r, el, "attached_to", head)
+            if local == "__model__":  # the nested model's own frame: its canonical link and pose
+                nested.set("canonical_link", el.get("attached_to"))
+                pose = el.find("pose")
+                if pose is not None:
+                    nested.insert(0, pose)
+                model.remove(el)
+                moved = True
+                continue
+        elif el.tag == "link":
+            for child in el:
+                if isinstance(child.tag, str):
+                    _strip(child.find("pose"), "relative_to", head)
+        elif el.tag == "joint":
+            _strip_text(r, el.find("parent"), head, "<parent>")
+            _strip_text(r, el.find("child"), head, "<child>")
+            for axis in ("axis", "axis2"):
+                xyz = el.find(f"{axis}/xyz")
+                if xyz is not None and xyz.get("expressed_in") is not None:
+                    _strip_text_attr(r, xyz, "expressed_in", head)
+            for sensor in el.findall("sensor"):
+                _strip(sensor.find("pose"), "relative_to", head)
+        nested.append(el)
+        moved = True
+    return moved
+
+
+def _strip_text_attr(r: XmlReader, el: etree._Element, attr: str, head: str) -> None:
+    value = el.get(attr)
+    if not value.startswith(head):
+        raise r.error(el, f"flattened model '{head[:-2]}': {attr} '{value}' does not start with '{head}'")
+    el.set(attr, value[len(head):])
 
 
 __all__ = [
@@ -269,5 +321,5 @@ __all__ = [
     "read_pose",
     "read_version",
     "repair_xml",
-    "unflatten",
+    "unflatten_world_models",
 ]
