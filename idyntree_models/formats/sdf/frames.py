@@ -225,7 +225,7 @@ class FrameGraph:
         real = os.path.realpath(path)
         if real in scope.files:
             chain = " -> ".join(Path(f).name for f in scope.files[scope.files.index(real):] + (real,))
-            raise r.error(inc, f"include cycle: '{uri}' includes itself ({chain})")
+            raise r.error(inc, f"include cycle {chain}: '{uri}' is already being read")
         data = read_limited(path)
         self.policy.bytes_read += len(data)
         if self.policy.bytes_read > MAX_TOTAL_BYTES:

@@ -10,6 +10,7 @@ that are not trees.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -135,7 +136,7 @@ def _choose_model(fg: FrameGraph, root: etree._Element, r: XmlReader, version: t
         pose_el = el.find("pose")
         if pose_el is not None and (pose_el.get("relative_to") or "").strip():
             raise r.error(pose_el, "the pose of a top-level model must not have relative_to")
-        return Scope("", el, version, r, base_dir), None
+        return Scope("", el, version, r, base_dir, files=_own_file(r.source)), None
     if not worlds:
         raise r.error(root, "the file holds neither a <model> nor a <world>")
     world = worlds[0]
@@ -144,9 +145,9 @@ def _choose_model(fg: FrameGraph, root: etree._Element, r: XmlReader, version: t
         if not isinstance(c.tag, str):
             continue
         if c.tag == "model":
-            el, sub = c, Scope("", c, version, r, base_dir)
+            el, sub = c, Scope("", c, version, r, base_dir, files=_own_file(r.source))
         elif c.tag == "include":
-            el = fg.include(Scope("", world, version, r, base_dir), c)
+            el = fg.include(Scope("", world, version, r, base_dir, files=_own_file(r.source)), c)
             if el is None:
                 continue
             sub = fg.included[el]
@@ -159,6 +160,11 @@ def _choose_model(fg: FrameGraph, root: etree._Element, r: XmlReader, version: t
     if wanted:
         raise r.error(world, f"world '{world.get('name')}' has no model named '{wanted}' (models: {', '.join(names)})")
     raise r.error(world, f"world '{world.get('name')}' has no model")
+
+
+def _own_file(source: str | None) -> tuple[str, ...]:
+    """The real path of the file being read (the start of include cycles), if it is one."""
+    return (os.path.realpath(source),) if source and os.path.isfile(source) else ()
 
 
 def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: tuple[int, int]) -> None:

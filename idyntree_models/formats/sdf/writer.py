@@ -77,6 +77,7 @@ class _Plan:
     scopes: dict[str, etree._Element] = field(default_factory=dict)  # "" and "a::b" -> <model>
     scope_H: dict[str, np.ndarray] = field(default_factory=dict)  # base_H_scope model frame
     world_link: str | None = None  # a massless root written as SDF's world
+    world_frame: str | None = None  # URDF's `world` link turned frame: written as the world attachment
     skip_links: set[str] = field(default_factory=set)
     skip_joints: set[str] = field(default_factory=set)
     skip_frames: set[str] = field(default_factory=set)
@@ -135,6 +136,8 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         if joint.name in plan.skip_joints:
             continue
         joints[joint.name] = _joint_el(joint, model, diag, plan)
+    if plan.world_frame is not None:
+        _world_attachment(m, model, plan, diag)
     _frames_out(model, plan, diag)
     apply_gazebo_extensions(model, m, links, joints, diag)
     etree.indent(root, space="  ")
@@ -148,6 +151,10 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
     base = model.default_base_link
     if base == WORLD and _is_bare_world(model, base):
         plan.world_link = base
+    frame = model.frames.get(WORLD)
+    if frame is not None and frame.parent_link == base and WORLD not in model.links:
+        plan.world_frame = WORLD
+        plan.skip_frames.add(WORLD)
     taken: set[str] = set()
 
     def free(n: str) -> bool:
@@ -179,6 +186,23 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
                       "and frames, and reserves 'world' and __names__")
         plan.joints[joint.name] = _flat_or_scoped(out, plan, taken, diag, "joint", original=joint.name)
     return plan
+
+
+def _world_attachment(m: etree._Element, model: Model, plan: _Plan, diag: Diagnostics) -> None:
+    """URDF's fixed `world` link (a frame on the base once read) is SDF's world: a fixed joint from
+    `world` to the base, and the model placed in the world where that frame says."""
+    base = model.default_base_link
+    taken = set(plan.names.values()) | set(plan.frames.values()) | set(plan.joints.values())
+    name = unique_name("world_joint", taken.__contains__)
+    world_H_base = inverse(model.frames[WORLD].link_H_frame)
+    pose = etree.Element("pose")
+    pose.text = _pose_text(world_H_base, "the world frame")
+    m.insert(1 if m.find("static") is not None else 0, pose)
+    je = _sub(m, "joint", name=name, type="fixed")
+    _sub(je, "parent", WORLD)
+    _sub(je, "child", plan.names[base])
+    diag.warn(f"frame 'world' written as SDF's world attachment: fixed joint '{name}' from world to '{base}', the "
+              "model posed in the world by that frame (read back as a fixed-base model, without a 'world' frame)")
 
 
 def _is_bare_world(model: Model, name: str) -> bool:
