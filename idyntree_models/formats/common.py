@@ -18,6 +18,9 @@ from ..errors import ModelError
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 FT_FRAMES = ("child", "parent", "sensor")
 FT_DIRECTIONS = ("child_to_parent", "parent_to_child")
+# model.metadata key: a URDF's <gazebo> elements as XML text, in document order (the SDF exporter
+# writes them as libsdformat's URDF reader does; other exporters keep them out)
+GAZEBO_KEY = "urdf_gazebo"
 
 
 def inertia_from_six(ixx: float, ixy: float, ixz: float, iyy: float, iyz: float, izz: float) -> np.ndarray:
@@ -78,6 +81,7 @@ def format_numbers(values, what: str = "value") -> str:
 __all__ = [
     "FT_DIRECTIONS",
     "FT_FRAMES",
+    "GAZEBO_KEY",
     "INERTIA_KEYS",
     "check_ft_keywords",
     "format_number",

@@ -33,6 +33,7 @@ from ..model.model import (
 )
 from ..model.transforms import inverse, rpy_xyz_to_transform
 from .base import Diagnostics, LoadOptions
+from .common import GAZEBO_KEY
 from .xmlutil import XmlReader, parse_xml
 
 _JOINT_TYPES = {
@@ -64,6 +65,9 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     if root.tag != "robot":
         raise r.error(root, f"the root element is <{root.tag}>, a URDF file needs <robot>")
     model = Model(name=(root.get("name") or "").strip() or "robot")
+    gazebo = root.findall("gazebo")
+    if gazebo:  # simulator extensions, kept as XML for the SDF exporter
+        model.metadata[GAZEBO_KEY] = [etree.tostring(g, encoding="unicode", with_tail=False) for g in gazebo]
     lines: dict[str, int] = {}
     model.metadata["lines"] = lines
     materials = _global_materials(r, root)
