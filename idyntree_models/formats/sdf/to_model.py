@@ -99,16 +99,16 @@ def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None =
 
 # -- free bodies --------------------------------------------------------------------------------------
 def _base_root(model: Model, g: SdfGraph, world_joints: dict[str, dict]) -> str:
-    """The root of the model's base tree: the world link, else the first link fixed to the world,
-    else the root above the canonical link."""
+    """The root of the model's base tree: the world link, else the root above the canonical link
+    if it is fixed to the world or nothing is, else the first link fixed to the world."""
     if WORLD in model.links:
         return WORLD
-    start = next(iter(world_joints.values()))["child"] if world_joints else g.canonical
     parent = {j.child: j.parent for j in model.joints.values()}
-    cur, steps = start, 0
+    cur, steps = g.canonical, 0
     while cur in parent and steps <= len(model.links):
         cur, steps = parent[cur], steps + 1
-    return cur
+    fixed = [d["child"] for d in world_joints.values()]
+    return cur if not fixed or cur in fixed else fixed[0]
 
 
 def _join_free_bodies(model: Model, g: SdfGraph, diag: Diagnostics, options: LoadOptions,

@@ -81,6 +81,8 @@ class _Plan:
     skip_links: set[str] = field(default_factory=set)
     skip_joints: set[str] = field(default_factory=set)
     skip_frames: set[str] = field(default_factory=set)
+    to_world: set[str] = field(default_factory=set)  # fixed joints written with `world` as parent
+    extra_joints: list[Joint] = field(default_factory=list)  # dropped world joints written back
 
     def scope_of(self, name: str) -> str:
         """The nested model an output name lives in ('' = top)."""
@@ -132,7 +134,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
                 _shape_el(le, kind, shape, i, used, diag, name)
         _link_sensors_out(le, model, name, plan, diag)
     joints: dict[str, etree._Element] = {}
-    for joint in model.joints.values():
+    for joint in list(model.joints.values()) + plan.extra_joints:
         if joint.name in plan.skip_joints:
             continue
         joints[joint.name] = _joint_el(joint, model, diag, plan)
@@ -151,8 +153,9 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
     base = model.default_base_link
     if base == WORLD and _is_bare_world(model, base):
         plan.world_link = base
+    _plan_world_joints(model, plan)
     frame = model.frames.get(WORLD)
-    if frame is not None and frame.parent_link == base and WORLD not in model.links:
+    if frame is not None and frame.parent_link == base and WORLD not in model.links and not plan.extra_joints:
         plan.world_frame = WORLD
         plan.skip_frames.add(WORLD)
     taken: set[str] = set()
@@ -176,7 +179,7 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
             plan.skip_frames.add(name)  # the nested model's own frame: the reader re-creates it
             continue
         plan.frames[name] = _flat_or_scoped(name, plan, taken, diag, "frame")
-    for joint in model.joints.values():
+    for joint in list(model.joints.values()) + plan.extra_joints:
         if joint.name in plan.skip_joints:
             continue
         out = joint.name
@@ -203,6 +206,18 @@ def _world_attachment(m: etree._Element, model: Model, plan: _Plan, diag: Diagno
     _sub(je, "child", plan.names[base])
     diag.warn(f"frame 'world' written as SDF's world attachment: fixed joint '{name}' from world to '{base}', the "
               "model posed in the world by that frame (read back as a fixed-base model, without a 'world' frame)")
+
+
+def _plan_world_joints(model: Model, plan: _Plan) -> None:
+    """SDF's fixed joints to the world, which the reader folds into the tree, are written back."""
+    for name, d in (model.metadata.get("sdf_world_joints") or {}).items():
+        by = d.get("joined_to_base_by")
+        if by is not None:
+            if by in model.joints and model.joints[by].type is JointType.FIXED:
+                plan.to_world.add(by)
+        elif model.metadata.get("fixed_base") and d.get("child") in model.links and name not in model.joints:
+            plan.extra_joints.append(Joint(name, JointType.FIXED, d["child"], d["child"]))
+            plan.to_world.add(name)
 
 
 def _is_bare_world(model: Model, name: str) -> bool:
@@ -371,13 +386,14 @@ def _end_ref(link: str, scope: str, plan: _Plan) -> str | None:
 def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan) -> etree._Element:
     out = plan.joints[joint.name]
     scope = plan.scope_of(out)
-    parent, child = _end_ref(joint.parent, scope, plan), _end_ref(joint.child, scope, plan)
+    world = joint.name in plan.to_world
+    parent, child = WORLD if world else _end_ref(joint.parent, scope, plan), _end_ref(joint.child, scope, plan)
     if parent is None or child is None:  # ends outside the joint's nested model: written at the top
         scope = ""
         out = unique_name(out.replace("::", "__"), lambda n: n in plan.names.values() or n in plan.frames.values())
         diag.warn(f"joint '{joint.name}' written as '{out}' in the top model: it joins links outside its "
                   "nested model")
-        parent, child = _end_ref(joint.parent, "", plan), _end_ref(joint.child, "", plan)
+        parent, child = WORLD if world else _end_ref(joint.parent, "", plan), _end_ref(joint.child, "", plan)
     if joint.type is JointType.FIXED:
         jt = "fixed"
     elif joint.type is JointType.SPHERICAL:
