@@ -551,3 +551,54 @@ def test_sdf_to_sdf_keeps_nested_models(reference: Path, path: Path, tmp_path: P
     m2 = load_model(out)
     assert set(m2.links) == set(m1.links) and set(m2.joints) == set(m1.joints)
     assert set(m2.frames) == set(m1.frames)
+
+
+# -- SDF 1.11 automatic inertia (after libsdformat 12: checked against the specification) ----------------
+def _grid_inertia(inside, half: np.ndarray, n: int = 120) -> tuple[float, np.ndarray]:
+    """Volume and inertia (density 1) of a solid by sampling a grid: an independent check of the formulas."""
+    axes = [np.linspace(-h, h, n, endpoint=False) + h / n for h in half]
+    x, y, z = np.meshgrid(*axes, indexing="ij")
+    mask = inside(x, y, z)
+    dv = float(np.prod(2 * half)) / n**3
+    p = np.stack([x[mask], y[mask], z[mask]], axis=1)
+    vol = mask.sum() * dv
+    r2 = (p**2).sum(axis=1)
+    inertia = (np.eye(3) * r2.sum() - p.T @ p) * dv
+    return vol, inertia
+
+
+def test_auto_inertia_from_collisions() -> None:
+    path = SDF_TESTS / "sdf" / "inertial_stats_auto_mass.sdf"
+    m = load_model(path, free_bodies="chain")
+    for name in ("link_1", "link_2", "link_3", "link_4"):  # a unit cube of 6 kg each way the file gives it
+        i = m.links[name].inertia
+        assert i.mass == pytest.approx(6.0)
+        np.testing.assert_allclose(i.com, 0, atol=1e-12)
+        np.testing.assert_allclose(i.inertia, np.eye(3), atol=1e-12, err_msg=name)
+    text = """<sdf version="1.11"><model name="m">
+      <link name="cap"><inertial auto="true"/>
+        <collision name="c"><pose>0 0 1 0 0 0</pose><density>2</density>
+          <geometry><capsule><radius>0.3</radius><length>0.8</length></capsule></geometry></collision></link>
+      <link name="cyl"><inertial auto="true"/>
+        <collision name="c"><geometry><cylinder><radius>0.2</radius><length>1</length></cylinder></geometry></collision>
+        <collision name="s"><pose>0.5 0 0 0 0 0</pose><geometry><sphere><radius>0.1</radius></sphere></geometry>
+        </collision></link>
+      <link name="mesh"><inertial auto="true"><mass>3</mass></inertial>
+        <collision name="c"><geometry><mesh><uri>x.stl</uri></mesh></geometry></collision></link>
+      <joint name="a" type="fixed"><parent>cap</parent><child>cyl</child></joint>
+      <joint name="b" type="fixed"><parent>cap</parent><child>mesh</child></joint></model></sdf>"""
+    warnings: list[str] = []
+    m = load_model(text, format="sdf", warnings=warnings)
+    vol, inertia = _grid_inertia(lambda x, y, z: x**2 + y**2 + np.maximum(np.abs(z) - 0.4, 0) ** 2 <= 0.09,
+                                 np.array([0.3, 0.3, 0.7]))
+    cap = m.links["cap"].inertia
+    assert cap.mass == pytest.approx(2 * vol, rel=1e-2)
+    np.testing.assert_allclose(cap.com, [0, 0, 1], atol=1e-12)
+    np.testing.assert_allclose(cap.inertia, 2 * inertia, rtol=2e-2, atol=1e-6)
+    cyl = m.links["cyl"].inertia  # density 1000: cylinder plus a sphere half a metre along x
+    m_c, m_s = 1000 * np.pi * 0.04, 1000 * 4 / 3 * np.pi * 0.001
+    assert cyl.mass == pytest.approx(m_c + m_s)
+    np.testing.assert_allclose(cyl.com, [0.5 * m_s / (m_c + m_s), 0, 0], atol=1e-12)
+    assert m.links["mesh"].inertia.mass == 3 and any("cannot be computed from mesh" in w for w in warnings)
+    with pytest.raises(ModelError, match="needs collision shapes"):
+        load_model('<sdf version="1.11"><model name="m"><link name="l"><inertial auto="true"/></link></model></sdf>')
