@@ -235,6 +235,7 @@ def _unreserved(name: str) -> str:
 
 def _plan_free_bodies(model: Model, plan: _Plan) -> None:
     """Chains that still look as the reader made them are left out: their link is written free."""
+    carrying = {s.frame_link for s in model.sensors.values()} | {f.parent_link for f in model.frames.values()}
     for link, info in (model.metadata.get("free_bodies") or {}).items():
         joints, mids = info.get("joints", []), info.get("links", [])
         chain = [model.joints.get(j) for j in joints]
@@ -242,8 +243,7 @@ def _plan_free_bodies(model: Model, plan: _Plan) -> None:
             continue
         if chain[-1].child != link or any(j.limits.has_position_limits or j.mimic for j in chain):
             continue
-        if any(s.frame_link in mids for s in model.sensors.values()) or any(
-                f.parent_link in mids for f in model.frames.values()):
+        if any(n in carrying for n in mids):  # something rides on the chain: keep it
             continue
         plan.skip_joints.update(joints)
         plan.skip_links.update(mids)
