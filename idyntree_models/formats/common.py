@@ -62,15 +62,13 @@ def unique_name(base: str, taken: Collection[str] | Callable[[str], bool], suffi
 
 
 def format_number(x: float, what: str = "value") -> str:
-    """Shortest text that reads back to the same double; integers without a fraction.
+    """Shortest text that reads back to the same double (Python's repr), `-0.0` written as `0.0`.
 
     Non-finite numbers cannot be written in any of our formats: ModelError naming `what`.
     """
     x = float(x) + 0.0  # -0.0 -> 0.0
     if not math.isfinite(x):
         raise ModelError(f"{what} is {x}, which cannot be written (only finite numbers)")
-    if x.is_integer() and abs(x) < 1e15:
-        return str(int(x))
     return repr(x)
 
 
