@@ -92,6 +92,13 @@ def test_nesting_depth_limit_in_one_file() -> None:
     _refused(_model(LINK + body).encode(), f"nested more than {uris.MAX_NESTING} levels", format="sdf")
 
 
+def test_deeply_flattened_name_is_refused() -> None:
+    name = "::".join(["a"] * 3000) + "::l"
+    text = f'<sdf version="1.7">\n<world name="w"><model name="m">\n<link name="{name}"/></model></world></sdf>'
+    err = _refused(text.encode(), f"more than {uris.MAX_NESTING} levels deep", format="sdf")
+    assert err.line == 3
+
+
 @pytest.mark.parametrize("uri", ["x" * 300, "model://" + "y" * 256 + "/model.sdf", "a/" * 3000])
 def test_overlong_include_uri_refused_before_the_file_system(tmp_path: Path, uri: str) -> None:
     f = tmp_path / "long.sdf"

@@ -21,6 +21,7 @@ from ..xmlutil import XmlReader, parse_xml
 MIN_VERSION = (1, 4)
 MAX_VERSION = (1, 11)
 IDYNTREE_NS = "https://github.com/robotology/idyntree"
+MAX_NESTING = 100  # nested <model> levels, including those brought in by includes or '::' names (docs/sdf.md)
 _VERSION_RE = re.compile(r"([0-9]{1,3})\.([0-9]{1,3})")  # ASCII digits only; short enough for int()
 
 
@@ -216,10 +217,12 @@ def unflatten_world_models(r: XmlReader, root: etree._Element, diag: Diagnostics
     """
     for world in root.findall("world"):
         for model in world.findall("model"):
-            _unflatten(r, model, diag)
+            _unflatten(r, model, diag, 0)
 
 
-def _unflatten(r: XmlReader, model: etree._Element, diag: Diagnostics) -> None:
+def _unflatten(r: XmlReader, model: etree._Element, diag: Diagnostics, depth: int) -> None:
+    if depth > MAX_NESTING:
+        raise r.error(model, f"flattened names nest models more than {MAX_NESTING} levels deep; refused")
     first_new: etree._Element | None = None
     restart = True
     while restart:
@@ -232,13 +235,14 @@ def _unflatten(r: XmlReader, model: etree._Element, diag: Diagnostics) -> None:
             name = el.get("name")
             if "::" not in name:
                 if el.tag == "model":
-                    _unflatten(r, el, diag)
+                    _unflatten(r, el, diag, depth + 1)
                     return  # as libsdformat: a plain nested model ends the scan of its parent
                 continue
             prefix = name.split("::", 1)[0]
             nested = etree.Element("model", name=prefix)
+            nested.sourceline = el.sourceline  # errors about the nested model point at its first element
             if _move_into(r, model, nested, prefix + "::"):
-                _unflatten(r, nested, diag)
+                _unflatten(r, nested, diag, depth + 1)
                 model.append(nested)
                 diag.warn(f"line {el.sourceline}: flattened names '{prefix}::...' read as the nested model "
                           f"'{prefix}' (libsdformat's conversion of SDF 1.7)")
@@ -309,6 +313,7 @@ def _strip_text_attr(r: XmlReader, el: etree._Element, attr: str, head: str) -> 
 
 __all__ = [
     "IDYNTREE_NS",
+    "MAX_NESTING",
     "MAX_VERSION",
     "MIN_VERSION",
     "check_values",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ...errors import ModelError
 from ..xmlutil import parse_xml
-from .document import MAX_VERSION, parse_version_text
+from .document import MAX_NESTING, MAX_VERSION, parse_version_text
 
 # Documented limits (docs/sdf.md, README "Reliability").
 MAX_URI_LENGTH = 4096  # characters of one include URI
@@ -27,7 +27,6 @@ MAX_FILE_BYTES = 64 * 1024 * 1024  # one included file (or model.config)
 MAX_INCLUDE_DEPTH = 32  # includes inside includes
 MAX_INCLUDES = 2000  # <include> elements expanded for one model, in all files together
 MAX_MODELS = 10_000  # models (top, nested, included) in one loaded model
-MAX_NESTING = 100  # nested <model> levels, including those brought in by includes
 MAX_TOTAL_BYTES = 256 * 1024 * 1024  # all included files together
 
 
