@@ -1,4 +1,4 @@
-"""The `free_bodies` parser option as a node parameter: a real model_server over DDS (domain 51).
+"""The `free_bodies` parser option as a node parameter: a real model_server over DDS (domain 57).
 
 An SDF model with a free link is served with the free link's six-joint chain (its joints are in
 the served model); setting `free_bodies` to `error` at run time is refused with the loader's reason,
@@ -30,8 +30,8 @@ FREE = """<sdf version="1.9"><model name="m">
 def test_free_bodies_parameter(tmp_path: Path) -> None:
     path = tmp_path / "free.sdf"
     path.write_text(FREE)
-    server = start_server(51, {"model_file": str(path)})
-    probe = Probe(51)
+    server = start_server(57, {"model_file": str(path)})
+    probe = Probe(57)
     try:
         resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format="idyntree-model-json"),
                           timeout=TIMEOUT)
