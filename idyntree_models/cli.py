@@ -11,6 +11,7 @@ from .api import export_model, load_model
 from .cli_options import add_reduce_arguments, add_xacro_and_strict_arguments, reduce_from_args, xacro_args
 from .errors import ModelError
 from .formats import FORMATS, detect_format, format_from_path, get_format
+from .formats.base import FREE_BODIES
 
 log = logging.getLogger("idyntree_models")
 
@@ -64,6 +65,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="look every mesh file up (package:// through the ament index and ROS_PACKAGE_PATH, model:// through "
         "the model paths) and warn about missing ones",
     )
+    p.add_argument(
+        "--free-bodies",
+        choices=FREE_BODIES,
+        default="chain",
+        help="SDF links joined to no joint (free bodies): 'chain' joins each to the base by three prismatic and "
+        "three revolute joints (default), 'error' refuses the model",
+    )
+    p.add_argument(
+        "--allow-include-outside",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="let SDF <include>s read files under DIR (repeatable); by default only the input file's directory "
+        "tree and the model search paths are read",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     return p
 
@@ -93,6 +109,8 @@ def run(argv: list[str] | None = None) -> int:
             "search_paths": tuple(args.model_path),
             "xacro_args": xacro_args(args.xacro_arg),
             "strict": args.strict,
+            "free_bodies": args.free_bodies,
+            "allow_include_outside": tuple(args.allow_include_outside),
         }
         if args.input == "-":
             text = sys.stdin.buffer.read()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from lxml import etree
 
 from idyntree_models.api import export_model, load_model
 from idyntree_models.errors import ModelError
@@ -46,7 +47,7 @@ STRICTER = {"joint_axis_invalid_expressed_in.sdf"}  # libsdformat 12 only report
 DIFFERENT = {
     "resolve_uris.sdf",  # we resolve relative include URIs against the including file's directory
     "include_custom_model.sdf", "include_custom_model_expected_output.sdf", "include_invalid_custom_model.sdf",
-    "partially_flattened.sdf", "flattened_test_nested_model_with_frames.sdf", "merge_include_model.sdf",
+    "merge_include_model.sdf",
     "custom_elems_attrs.sdf", "model_nested_static_model.sdf",
 }
 DELIBERATELY_INVALID = ("invalid", "duplicate", "bad_syntax")
@@ -90,10 +91,16 @@ def _ours(path: Path) -> tuple[sdf.SdfGraph | None, str | None, Diagnostics]:
 
 @pytest.mark.parametrize("path", _sdf_files(), ids=lambda p: p.name)
 def test_against_libsdformat(reference: Path, path: Path) -> None:
-    ref = _ref(reference, path)
-    graph, error, diag = _ours(path)
     if path.name in DIFFERENT:
         pytest.skip("documented difference from libsdformat 12.3 (docs/sdf.md)")
+    compare_with_libsdformat(reference, path)
+
+
+def compare_with_libsdformat(reference: Path, path: Path) -> None:
+    """Links, poses, joints, axes, limits, frames, nested models and sensors as libsdformat 12.3 reads
+    them, then the tree model at its zero configuration (free links included)."""
+    ref = _ref(reference, path)
+    graph, error, diag = _ours(path)
     if not ref["ok"]:
         if any(word in path.name for word in DELIBERATELY_INVALID):
             if error is None:  # model-level checks (inertia, visuals, materials) run when building the model
@@ -115,7 +122,9 @@ def test_against_libsdformat(reference: Path, path: Path) -> None:
     for name, d in m["links"].items():
         np.testing.assert_allclose(graph.links[name], _h(d["pose"]), atol=1e-9, err_msg=f"link {name}")
         el, scope = graph.link_elements[name]
-        link = sdf._link(scope.r, el, name, scope, Diagnostics())
+        link = sdf.read_link(scope.r, el, name, scope, Diagnostics())
+        if el.find("inertial") is not None and el.find("inertial").get("auto") == "true":
+            continue  # SDF 1.11 automatic inertia, after libsdformat 12: test_auto_inertia_from_collisions
         assert link.inertia.mass == pytest.approx(d["mass"])
         np.testing.assert_allclose(link.inertia.com, d["com"], atol=1e-12)
         np.testing.assert_allclose(link.inertia.inertia.ravel(), d["inertia"], atol=1e-9, err_msg=f"inertia {name}")
@@ -152,6 +161,36 @@ def test_against_libsdformat(reference: Path, path: Path) -> None:
             continue  # libsdformat 12 cannot resolve poses of sensors inside joints; ours: tested by hand
         mine = ours[(s["name"], s["owner"])]
         np.testing.assert_allclose(mine.model_H_sensor, _h(s["pose"]), atol=1e-9, err_msg=f"sensor {s['name']}")
+    _check_tree_model(graph, diag, m)
+
+
+def _check_tree_model(graph: sdf.SdfGraph, diag: Diagnostics, ref: dict) -> None:
+    """The tree model at its zero configuration puts every link (free ones included) where libsdformat does.
+
+    Models whose joints close a loop or give a link two parents are refused, with a message.
+    """
+    try:
+        model = sdf.graph_to_model(graph, diag)
+    except ModelError as e:
+        assert any(w in str(e) for w in ("two parent joints", "cycle", "invalid inertia", "duplicate",
+                                          "between 0 and 1")), str(e)
+        return
+    fk = Kinematics(model).world_transforms({})
+    base = model.default_base_link
+    if base not in ref["links"]:  # the massless 'world' link of a moving world joint
+        base_H = np.eye(4)
+    else:
+        base_H = _h(ref["links"][base]["pose"])
+    for name, d in ref["links"].items():
+        np.testing.assert_allclose(fk[name], np.linalg.inv(base_H) @ _h(d["pose"]), atol=1e-9,
+                                   err_msg=f"link {name} at the zero configuration")
+    for name, info in model.metadata.get("free_bodies", {}).items():
+        assert name in ref["links"] and info["base"] == base
+        assert [model.joints[j].type for j in info["joints"]] == [JointType.PRISMATIC] * 3 + [JointType.REVOLUTE] * 3
+        assert all(model.links[n].inertia.mass == 0 for n in info["links"])
+    for name, d in ref["joints"].items():
+        if name in model.joints and d["type"] in ("revolute", "prismatic"):
+            assert model.joints[name].type.value == d["type"], name  # equal limits stay what the file says
 
 
 def test_shared_files_load_as_models_where_trees() -> None:
@@ -277,7 +316,9 @@ def test_joint_kinds_universal_ball_screw_equal_limits_world() -> None:
     np.testing.assert_allclose(m.joints["u"].axis_origin, [0, 0, -0.5])
     assert m.joints["ball"].type is JointType.SPHERICAL
     assert m.joints["s"].type is JointType.REVOLUTE and any("screw" in w for w in warnings)
-    assert m.joints["eq"].type is JointType.FIXED
+    # equal limits: libsdformat keeps the joint prismatic, and so do we (iDynTree would make it fixed)
+    assert m.joints["eq"].type is JointType.PRISMATIC
+    assert (m.joints["eq"].limits.min_position, m.joints["eq"].limits.max_position) == (0.2, 0.2)
 
 
 def test_force_torque_frame_defaults_by_version() -> None:
@@ -361,13 +402,18 @@ def test_world_model_selection_and_includes(tmp_path: Path) -> None:
             os.environ["SDF_PATH"] = old
 
 
-def test_nested_names_are_scoped_and_forests_rejected() -> None:
+def test_nested_names_are_scoped_and_free_links_joined_or_refused() -> None:
     path = SDF_TESTS / "sdf" / "nested_model.sdf"
     graph, error, _ = _ours(path)
     assert error is None
     assert "nested_model::nested_nested_model::nested_nested_link01" in graph.links
-    with pytest.raises(ModelError, match="root links"):  # three unconnected links: fine in SDF, no tree
-        load_model(path)
+    warnings: list[str] = []
+    m = load_model(path, warnings=warnings)  # three unconnected links: free bodies in SDF
+    free = m.metadata["free_bodies"]
+    assert set(free) == {"nested_model::nested_link01", "nested_model::nested_nested_model::nested_nested_link01"}
+    assert sum("free link(s)" in w for w in warnings) == 1
+    with pytest.raises(ModelError, match="joined to no joint"):
+        load_model(path, free_bodies="error")
 
 
 # -- export ------------------------------------------------------------------------------------------
@@ -414,8 +460,13 @@ def test_urdf_to_sdf_round_trip(path: Path) -> None:
         assert (k.type, k.parent, k.child) == (j.type, j.parent, j.child)
         assert k.limits == j.limits
     skipped = {n for n in m1.frames if n == "world"}  # reserved in SDF: not written
-    assert set(m1.frames) - skipped == set(m2.frames)
-    assert set(m1.sensors) == set(m2.sensors)
+    # sensors the URDF describes only in <gazebo> blocks are written as SDF sensors and read back
+    gazebo = {s.get("name") for g in m1.extensions if g.tag == "gazebo" and g.owner_kind is None
+              for s in etree.fromstring(g.xml).iter("sensor")}
+    extra = set(m2.sensors) - set(m1.sensors)
+    assert all(n in gazebo or n.rsplit("_", 1)[0] in gazebo for n in extra), extra - gazebo
+    assert set(m1.frames) - skipped == set(m2.frames) - extra
+    assert set(m1.sensors) <= set(m2.sensors)
     for name, s in m1.sensors.items():
         t = m2.sensors[name]
         assert type(t) is type(s) and t.type == s.type
@@ -461,4 +512,94 @@ def test_exported_lone_accelerometer_and_world_free_names() -> None:
         pytest.skip("iCubGenova02.urdf not in the shared models")
     text = export_model(m, "sdf")
     assert text.startswith('<?xml version="1.0" ?>\n<sdf ') and 'version="1.9"' in text.splitlines()[1]
-    assert load_model(text).summary().split(":")[1] == m.summary().split(":")[1]
+    back = load_model(text)
+    assert (len(back.links), len(back.joints), back.dofs) == (len(m.links), len(m.joints), m.dofs)
+    assert set(m.sensors) <= set(back.sensors)  # plus the sensors of its <gazebo> blocks
+
+
+def _nested_files() -> list[Path]:
+    out = []
+    for path in _sdf_files():
+        if path.name in DIFFERENT or any(w in path.name for w in DELIBERATELY_INVALID):
+            continue
+        graph, error, diag = _ours(path)
+        if graph is not None and graph.models:
+            out.append(path)
+    return out
+
+
+@pytest.mark.parametrize("path", _nested_files(), ids=lambda p: p.name)
+def test_sdf_to_sdf_keeps_nested_models(reference: Path, path: Path, tmp_path: Path) -> None:
+    """Our export rebuilds nested models from '::' names; libsdformat reads the same links and models."""
+    opts = {"search_paths": [str(MODEL_PATH)]}
+    try:
+        m1 = load_model(path, **opts)
+    except ModelError:
+        pytest.skip("not a tree model")
+    out = tmp_path / "out.sdf"
+    out.write_text(export_model(m1, "sdf"))
+    before, after = _ref(reference, path), _ref(reference, out)
+    assert after["ok"], after["errors"]
+    assert set(after["model"]["models"]) == set(before["model"]["models"])
+    split = {n for n in m1.links if n.endswith("_link") and n[:-5] + "_axis2" in m1.joints}  # universal joints
+    assert set(after["model"]["links"]) == set(before["model"]["links"]) | split
+    base = m1.default_base_link
+    for key in ("links", "models"):
+        b0, a0 = _h(before["model"]["links"][base]["pose"]), _h(after["model"]["links"][base]["pose"])
+        for name, d in before["model"][key].items():
+            np.testing.assert_allclose(np.linalg.inv(a0) @ _h(after["model"][key][name]["pose"]),
+                                       np.linalg.inv(b0) @ _h(d["pose"]), atol=1e-9, err_msg=name)
+    m2 = load_model(out)
+    assert set(m2.links) == set(m1.links) and set(m2.joints) == set(m1.joints)
+    assert set(m2.frames) == set(m1.frames)
+
+
+# -- SDF 1.11 automatic inertia (after libsdformat 12: checked against the specification) ----------------
+def _grid_inertia(inside, half: np.ndarray, n: int = 120) -> tuple[float, np.ndarray]:
+    """Volume and inertia (density 1) of a solid by sampling a grid: an independent check of the formulas."""
+    axes = [np.linspace(-h, h, n, endpoint=False) + h / n for h in half]
+    x, y, z = np.meshgrid(*axes, indexing="ij")
+    mask = inside(x, y, z)
+    dv = float(np.prod(2 * half)) / n**3
+    p = np.stack([x[mask], y[mask], z[mask]], axis=1)
+    vol = mask.sum() * dv
+    r2 = (p**2).sum(axis=1)
+    inertia = (np.eye(3) * r2.sum() - p.T @ p) * dv
+    return vol, inertia
+
+
+def test_auto_inertia_from_collisions() -> None:
+    path = SDF_TESTS / "sdf" / "inertial_stats_auto_mass.sdf"
+    m = load_model(path, free_bodies="chain")
+    for name in ("link_1", "link_2", "link_3", "link_4"):  # a unit cube of 6 kg each way the file gives it
+        i = m.links[name].inertia
+        assert i.mass == pytest.approx(6.0)
+        np.testing.assert_allclose(i.com, 0, atol=1e-12)
+        np.testing.assert_allclose(i.inertia, np.eye(3), atol=1e-12, err_msg=name)
+    text = """<sdf version="1.11"><model name="m">
+      <link name="cap"><inertial auto="true"/>
+        <collision name="c"><pose>0 0 1 0 0 0</pose><density>2</density>
+          <geometry><capsule><radius>0.3</radius><length>0.8</length></capsule></geometry></collision></link>
+      <link name="cyl"><inertial auto="true"/>
+        <collision name="c"><geometry><cylinder><radius>0.2</radius><length>1</length></cylinder></geometry></collision>
+        <collision name="s"><pose>0.5 0 0 0 0 0</pose><geometry><sphere><radius>0.1</radius></sphere></geometry>
+        </collision></link>
+      <link name="mesh"><inertial auto="true"><mass>3</mass></inertial>
+        <collision name="c"><geometry><mesh><uri>x.stl</uri></mesh></geometry></collision></link>
+      <joint name="a" type="fixed"><parent>cap</parent><child>cyl</child></joint>
+      <joint name="b" type="fixed"><parent>cap</parent><child>mesh</child></joint></model></sdf>"""
+    warnings: list[str] = []
+    m = load_model(text, format="sdf", warnings=warnings)
+    vol, inertia = _grid_inertia(lambda x, y, z: x**2 + y**2 + np.maximum(np.abs(z) - 0.4, 0) ** 2 <= 0.09,
+                                 np.array([0.3, 0.3, 0.7]))
+    cap = m.links["cap"].inertia
+    assert cap.mass == pytest.approx(2 * vol, rel=1e-2)
+    np.testing.assert_allclose(cap.com, [0, 0, 1], atol=1e-12)
+    np.testing.assert_allclose(cap.inertia, 2 * inertia, rtol=2e-2, atol=1e-6)
+    cyl = m.links["cyl"].inertia  # density 1000: cylinder plus a sphere half a metre along x
+    m_c, m_s = 1000 * np.pi * 0.04, 1000 * 4 / 3 * np.pi * 0.001
+    assert cyl.mass == pytest.approx(m_c + m_s)
+    np.testing.assert_allclose(cyl.com, [0.5 * m_s / (m_c + m_s), 0, 0], atol=1e-12)
+    assert m.links["mesh"].inertia.mass == 3 and any("cannot be computed from mesh" in w for w in warnings)
+    with pytest.raises(ModelError, match="needs collision shapes"):
+        load_model('<sdf version="1.11"><model name="m"><link name="l"><inertial auto="true"/></link></model></sdf>')

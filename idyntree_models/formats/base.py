@@ -10,6 +10,8 @@ from ..errors import ModelError
 
 log = logging.getLogger("idyntree_models")
 
+FREE_BODIES = ("chain", "error")
+
 
 @dataclass
 class LoadOptions:
@@ -25,6 +27,15 @@ class LoadOptions:
     xacro_args: dict[str, str] | None = None  # xacro: values of <xacro:arg> (NAME:=VALUE on xacro's command line)
     allow_xacro: bool = True  # False: refuse xacro documents (their $(eval) runs Python code); see api.read_source
     strict: bool = False  # every warning is an error
+    # SDF: links joined to nothing are free bodies; "chain" joins each to the base through six
+    # 1-DOF joints (docs/sdf.md), "error" refuses the model
+    free_bodies: str = "chain"
+    # SDF: directories includes may read besides the file's own tree and the model search paths
+    allow_include_outside: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.free_bodies not in FREE_BODIES:
+            raise ModelError(f"free_bodies must be one of {', '.join(FREE_BODIES)}, got '{self.free_bodies}'")
 
     @classmethod
     def from_kwargs(cls, **kwargs) -> LoadOptions:
@@ -55,8 +66,11 @@ def _from_kwargs(cls, kwargs: dict, what: str):
     if unknown:
         raise ModelError(f"unknown {what} option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
     values = {k: v for k, v in kwargs.items() if v is not None or k in ("model", "skeleton", "base_dir")}
-    if "search_paths" in values:
-        values["search_paths"] = tuple(values["search_paths"])
+    for key in ("search_paths", "allow_include_outside"):
+        if key in values:
+            if isinstance(values[key], (str, bytes)):
+                values[key] = (values[key],)
+            values[key] = tuple(str(p) for p in values[key])
     if values.get("xacro_args") is not None:
         args = values["xacro_args"]
         if not isinstance(args, dict):

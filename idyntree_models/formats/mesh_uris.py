@@ -162,6 +162,11 @@ def rewrite_mesh_uris(model: Model, fmt: str, options: ExportOptions, diag: Diag
     return copy
 
 
+# Kept elements another format's exporter translates instead of losing: (source format, tag, owner kind).
+# The SDF writer turns a URDF's top-level <gazebo> blocks into SDF, as libsdformat's URDF reader does.
+TRANSLATED: dict[str, set[tuple[str, str, str | None]]] = {"sdf": {("urdf", "gazebo", None)}}
+
+
 def report_lost_extensions(model: Model, fmt: str, diag: Diagnostics) -> None:
     """One warning naming the source elements (model.extensions) that `fmt` cannot hold, and how many.
 
@@ -172,6 +177,7 @@ def report_lost_extensions(model: Model, fmt: str, diag: Diagnostics) -> None:
         (e.format, e.tag if e.owner_kind is None else f"{e.tag}> in <{e.owner_kind}")
         for e in model.extensions
         if e.format != fmt and not (e.tag == "material" and e.owner_kind is None)
+        and (e.format, e.tag, e.owner_kind) not in TRANSLATED.get(fmt, ())
     )
     if not lost:
         return

@@ -69,6 +69,7 @@ from ..model.transforms import (
     quat_to_matrix,
 )
 from .base import Diagnostics, ExportOptions, LoadOptions
+from .common import format_number
 from .xmlutil import XmlReader, describe, parse_xml
 
 MIN_MASS = 1e-9  # kg: added to a massless moving body (MuJoCo's mjMINVAL is 1e-15)
@@ -79,10 +80,7 @@ VISUAL_GROUP, COLLISION_GROUP = 1, 3
 
 
 def _num(x: float) -> str:
-    x = float(x)
-    if not math.isfinite(x):
-        raise ModelError(f"cannot write the non-finite number {x} to MJCF")
-    return repr(x + 0.0)
+    return format_number(x, "a number written to MJCF")
 
 
 def _nums(v) -> str:

@@ -49,6 +49,7 @@ from ..model.transforms import (
     rotation_vector_to_matrix,
 )
 from .base import Diagnostics, LoadOptions
+from .common import INERTIA_KEYS, inertia_from_six
 from .xmlutil import XmlReader, parse_xml
 
 DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
@@ -348,10 +349,7 @@ def _body(r: _SkelReader, el: etree._Element, skel_frame: np.ndarray, options: L
         com = r.vector(inertia_el, "offset", 3, (0.0, 0.0, 0.0))
         moi = inertia_el.find("moment_of_inertia")
         if moi is not None:
-            v = {k: r.number(moi, k) for k in ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")}
-            inertia = np.array(
-                [[v["ixx"], v["ixy"], v["ixz"]], [v["ixy"], v["iyy"], v["iyz"]], [v["ixz"], v["iyz"], v["izz"]]]
-            )
+            inertia = inertia_from_six(*(r.number(moi, k) for k in INERTIA_KEYS))
         else:
             inertia = _inertia_from_shapes(mass, com, body.inertia_shapes, name, diag)
         link.inertia = Inertia(mass, com, inertia)

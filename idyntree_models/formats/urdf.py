@@ -35,6 +35,7 @@ from ..model.model import (
 )
 from ..model.transforms import inverse, rpy_xyz_to_transform
 from .base import Diagnostics, LoadOptions
+from .common import FT_DIRECTIONS, FT_FRAMES, INERTIA_KEYS, inertia_from_six
 from .xmlutil import XmlReader, parse_xml
 
 _JOINT_TYPES = {
@@ -45,8 +46,6 @@ _JOINT_TYPES = {
     "spherical": JointType.SPHERICAL,
     "ball": JointType.SPHERICAL,
 }
-FT_FRAMES = ("child", "parent", "sensor")
-FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
 
 
 class _UrdfReader(XmlReader):
@@ -212,10 +211,7 @@ def _link(r: _UrdfReader, el: etree._Element, materials: dict[str, Material], di
         i_el = inertial.find("inertia")
         inertia = np.zeros((3, 3))
         if i_el is not None:
-            v = {k: r.float_attr(i_el, k, 0.0) for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")}
-            inertia = np.array(
-                [[v["ixx"], v["ixy"], v["ixz"]], [v["ixy"], v["iyy"], v["iyz"]], [v["ixz"], v["iyz"], v["izz"]]]
-            )
+            inertia = inertia_from_six(*(r.float_attr(i_el, k, 0.0) for k in INERTIA_KEYS))
         rot = origin[:3, :3]
         if not np.array_equal(rot, np.eye(3)):
             inertia = rot @ inertia @ rot.T

@@ -42,16 +42,14 @@ from ..model.spherical import unfold_spherical_joints
 from ..model.topology import frame_edge, root_frame, tree_order
 from ..model.transforms import inverse, matrix_to_rpy, rpy_xyz_to_transform, translation
 from .base import Diagnostics, ExportOptions
+from .common import format_number
 
 # poses closer than this are "the same" when deciding that a frame is a sensor's own frame
 _SAME_POSE = 1e-12
 
 
 def _num(x: float) -> str:
-    x = float(x)
-    if not math.isfinite(x):
-        raise ModelError(f"cannot write the non-finite number {x} to URDF")
-    return repr(x + 0.0)  # + 0.0 turns -0.0 into 0.0
+    return format_number(x, "a number written to URDF")
 
 
 def _nums(v) -> str:

@@ -76,7 +76,9 @@ SERVICE_QOS = QoSProfile(
 _LIBRARY_LOG = logging.getLogger("idyntree_models")
 _OPTION_PARAMS = ("convert_three_revolute_joints_to_spherical", "add_sensor_frames_as_additional_frames", "strict",
                   "xacro_args")
-_SOURCE_PARAMS = ("robot_description", "model_file") + _OPTION_PARAMS + ("frame_prefix", "reduced_joints")
+_CHOICE_PARAMS = ("free_bodies",)  # string-valued parser options
+_SOURCE_PARAMS = ("robot_description", "model_file") + _OPTION_PARAMS + _CHOICE_PARAMS + (
+    "frame_prefix", "reduced_joints")
 
 
 class _NodeLogHandler(logging.Handler):
@@ -135,6 +137,9 @@ class ModelServer(Node):
         self.declare_parameter("xacro_args", "", _descriptor(
             "Arguments of a xacro model_file, as on xacro's command line: 'NAME:=VALUE NAME2:=VALUE2' "
             "(quote values with spaces).", string))
+        self.declare_parameter("free_bodies", "chain", _descriptor(
+            "SDFormat links joined to no joint (free bodies): 'chain' joins each to the base by three prismatic "
+            "and three revolute joints, 'error' refuses the model.", string))
         self.declare_parameter("publish_frequency", 20.0, _descriptor(
             "Maximum rate of /tf updates per joint, in Hz (as robot_state_publisher); 0 = publish every "
             "joint_states message.", double,
@@ -212,6 +217,8 @@ class ModelServer(Node):
         values.update({k: v for k, v in (overrides or {}).items() if k in _OPTION_PARAMS})
         out = {name: bool(values[name]) for name in _OPTION_PARAMS if name != "xacro_args"}
         out["xacro_args"] = _xacro_args(str(values["xacro_args"] or ""))
+        for name in _CHOICE_PARAMS:
+            out[name] = str((overrides or {}).get(name, self.get_parameter(name).value))
         return out
 
     def _build(self, source: tuple[str, str], overrides: dict | None = None) -> ServedModel:
@@ -322,7 +329,8 @@ class ModelServer(Node):
                 return SetParametersResult(successful=False, reason=f"{what} is empty: no model to serve")
             source = ("text", description)
         served = self._served
-        options_changed = any(name in changed for name in _OPTION_PARAMS + ("frame_prefix", "reduced_joints"))
+        options_changed = any(name in changed for name in _OPTION_PARAMS + _CHOICE_PARAMS + ("frame_prefix",
+                                                                                              "reduced_joints"))
         if served is not None and not options_changed and source[0] == "text" and description == served.text:
             # model_file cleared: the same model goes on, now from its text (no reload, which
             # could fail for a file whose relative includes only resolve next to it)

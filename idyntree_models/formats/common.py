@@ -1,0 +1,86 @@
+"""Helpers several formats need in the same form, kept once here.
+
+Each format reads and writes its own syntax; what is shared is meaning: the six numbers of an
+inertia tensor, the force/torque sensor's frame and measure-direction keywords (URDF's iDynTree
+extension copies SDF's), how generated names avoid existing ones, and how numbers are written so
+that they read back bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection
+
+import numpy as np
+
+from ..errors import ModelError
+
+INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+FT_FRAMES = ("child", "parent", "sensor")
+FT_DIRECTIONS = ("child_to_parent", "parent_to_child")
+
+
+def inertia_from_six(ixx: float, ixy: float, ixz: float, iyy: float, iyz: float, izz: float) -> np.ndarray:
+    """The symmetric tensor of URDF/SDF/SKEL's six entries (off-diagonals are tensor entries, -m*x*y)."""
+    return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=float)
+
+
+def inertia_six(tensor: np.ndarray) -> dict[str, float]:
+    """The six entries of a tensor, by the names the XML formats use."""
+    t = np.asarray(tensor, dtype=float)
+    return {"ixx": float(t[0, 0]), "ixy": float(t[0, 1]), "ixz": float(t[0, 2]),
+            "iyy": float(t[1, 1]), "iyz": float(t[1, 2]), "izz": float(t[2, 2])}
+
+
+def check_ft_keywords(frame: str, direction: str, fail: Callable[[str, str], ModelError], sensor: str) -> None:
+    """Refuse an F/T `<frame>` or `<measure_direction>` outside the keywords both formats define.
+
+    `fail(tag, message)` builds the error for the element concerned (the caller knows its line).
+    """
+    if frame not in FT_FRAMES:
+        raise fail("frame", f"force/torque sensor '{sensor}': <frame> must be child, parent or sensor, got '{frame}'")
+    if direction not in FT_DIRECTIONS:
+        raise fail("measure_direction", f"force/torque sensor '{sensor}': <measure_direction> must be "
+                   f"child_to_parent or parent_to_child, got '{direction}'")
+
+
+def unique_name(base: str, taken: Collection[str] | Callable[[str], bool], suffix: str = "_") -> str:
+    """`base` if free, else `base` + suffix + k for the smallest k >= 1 that is free.
+
+    `taken` is a collection or a predicate, so callers can check several namespaces at once.
+    """
+    used = taken if callable(taken) else taken.__contains__
+    if not used(base):
+        return base
+    k = 1
+    while used(f"{base}{suffix}{k}"):
+        k += 1
+    return f"{base}{suffix}{k}"
+
+
+def format_number(x: float, what: str = "value") -> str:
+    """Shortest text that reads back to the same double (Python's repr), `-0.0` written as `0.0`.
+
+    Non-finite numbers cannot be written in any of our formats: ModelError naming `what`.
+    """
+    x = float(x) + 0.0  # -0.0 -> 0.0
+    if not math.isfinite(x):
+        raise ModelError(f"{what} is {x}, which cannot be written (only finite numbers)")
+    return repr(x)
+
+
+def format_numbers(values, what: str = "value") -> str:
+    return " ".join(format_number(v, what) for v in np.ravel(values))
+
+
+__all__ = [
+    "FT_DIRECTIONS",
+    "FT_FRAMES",
+    "INERTIA_KEYS",
+    "check_ft_keywords",
+    "format_number",
+    "format_numbers",
+    "inertia_from_six",
+    "inertia_six",
+    "unique_name",
+]

@@ -1,0 +1,330 @@
+"""Stage 1 of reading SDF: the XML document itself.
+
+Lenient repair of what tinyxml2 (libsdformat) accepts, the strict `version` attribute, typed
+readers for the values SDF elements hold, the check that no malformed value hides in parts of a
+model we do not otherwise use, and the undoing of the legacy flattened form of nested models.
+Nothing here knows about frames.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+from lxml import etree
+
+from ...model.transforms import make_transform, quat_to_matrix, rpy_to_matrix
+from ..base import Diagnostics
+from ..xmlutil import XmlReader, parse_xml
+
+MIN_VERSION = (1, 4)
+MAX_VERSION = (1, 11)
+IDYNTREE_NS = "https://github.com/robotology/idyntree"
+MAX_NESTING = 100  # nested <model> levels, including those brought in by includes or '::' names (docs/sdf.md)
+_VERSION_RE = re.compile(r"([0-9]{1,3})\.([0-9]{1,3})")  # ASCII digits only; short enough for int()
+
+
+# -- lenient XML -------------------------------------------------------------------------------
+def repair_xml(text: str | bytes, diag: Diagnostics) -> str | bytes:
+    """Fix the deviations tinyxml2 (libsdformat) accepts and published worlds contain.
+
+    Only repairs that cannot change the meaning of the document: text before the XML
+    declaration, a declaration missing its `<`, `--` inside comments and undeclared namespace
+    prefixes of custom elements.  Anything else is left to the strict parser, whose error names
+    the line.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return text
+    out = text.lstrip("\ufeff")
+    m = re.match(r"\s*((?:<!--.*?-->\s*)+)(<\?xml)", out, flags=re.DOTALL)
+    if m:
+        out = out[m.start(2):]
+        diag.warn("comment before the <?xml ...?> declaration removed (not valid XML, accepted by libsdformat)")
+    elif re.match(r"\s+<\?xml", out):
+        out = out.lstrip()
+    if re.match(r"\s*\?xml\b", out):
+        out = "<" + out.lstrip()
+        diag.warn("the XML declaration lacks its '<'; read as '<?xml ...?>' (accepted by libsdformat)")
+
+    fixed = 0
+
+    def comment(mm: re.Match) -> str:
+        nonlocal fixed
+        body = mm.group(1)
+        if "--" in body or body.endswith("-"):
+            fixed += 1
+            body = body.replace("--", "- -")
+            if body.endswith("-"):
+                body += " "
+        return "<!--" + body + "-->"
+
+    out = re.sub(r"<!--(.*?)-->", comment, out, flags=re.DOTALL)
+    if fixed:
+        diag.warn(f"{fixed} comment(s) contain '--' (not valid XML, accepted by libsdformat); read anyway")
+    # custom elements (<mysim:thing>) often use a prefix that is never declared
+    body = re.sub(r"<!--.*?-->", "", out, flags=re.DOTALL)
+    used = set(re.findall(r"</?([A-Za-z_][\w.-]*):[A-Za-z_]", body))
+    used |= set(re.findall(r"\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=", body))
+    missing = sorted(p for p in used - {"xmlns", "xml"} if not re.search(rf"xmlns:{re.escape(p)}\s*=", body))
+    if missing:
+        decl = "".join(f' xmlns:{p}="urn:undeclared:{p}"' for p in missing)
+        out, n = re.subn(r"<sdf\b", "<sdf" + decl, out, count=1)
+        if n:
+            diag.warn(f"undeclared XML namespace prefix(es) {', '.join(missing)} declared so the file can be read "
+                      "(custom elements are not part of the model)")
+    return out
+
+
+def parse_version_text(raw: str) -> tuple[int, int] | None:
+    """`major.minor` of an SDF version attribute or model.config entry; None if it is not one."""
+    m = _VERSION_RE.fullmatch(raw.strip())
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def read_version(r: XmlReader, root: etree._Element, diag: Diagnostics) -> tuple[int, int]:
+    raw = (root.get("version") or "").strip()
+    v = parse_version_text(raw)
+    if v is None:
+        shown = raw if len(raw) <= 20 else raw[:20] + f"... ({len(raw)} characters)"
+        raise r.error(root, f"<sdf> needs a version attribute like '1.9', got '{shown}'")
+    if v[0] != 1:
+        raise r.error(root, f"SDF version {raw} is not supported (1.4 to 1.11)")
+    if v < MIN_VERSION:
+        diag.warn(f"SDF version {raw} is older than 1.4; read with the 1.4 rules")
+        return MIN_VERSION
+    if v > MAX_VERSION:
+        diag.warn(f"SDF version {raw} is newer than 1.11; read with the 1.11 rules")
+    return v
+
+
+def read_document(data: str | bytes, source: str | None, diag: Diagnostics
+                  ) -> tuple[etree._Element, XmlReader, tuple[int, int]]:
+    """Parse (after the lenient repairs) and check the root: the `<sdf>` element, its reader, its version."""
+    root = parse_xml(repair_xml(data, diag), source)
+    r = XmlReader(source)
+    if root.tag != "sdf":
+        raise r.error(root, f"the root element is <{root.tag}>, an SDF file needs <sdf>")
+    version = read_version(r, root, diag)
+    if version < (1, 8):
+        unflatten_world_models(r, root, diag)
+    return root, r, version
+
+
+# -- small readers --------------------------------------------------------------------------------
+def child_text(r: XmlReader, el: etree._Element, tag: str, default: str | None = None) -> str | None:
+    c = el.find(tag)
+    return r.text(c) if c is not None else default
+
+
+def child_float(r: XmlReader, el: etree._Element | None, tag: str, default: float) -> float:
+    """A number child; SDF spells unlimited joint limits `inf`, so infinities are allowed here."""
+    if el is None:
+        return default
+    c = el.find(tag)
+    if c is None or not r.text(c):
+        return default
+    raw = r.text(c).lower()
+    if raw in ("inf", "+inf", "infinity", "+infinity"):
+        return math.inf
+    if raw in ("-inf", "-infinity"):
+        return -math.inf
+    return r.float_text(c)
+
+
+def child_bool(r: XmlReader, el: etree._Element, tag: str, default: bool) -> bool:
+    c = el.find(tag)
+    return r.bool_text(c) if c is not None and r.text(c) else default
+
+
+def is_true(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("true", "1")
+
+
+def read_pose(r: XmlReader, el: etree._Element | None, version: tuple[int, int]) -> tuple[np.ndarray, str | None]:
+    """The transform of a <pose> element and its relative_to frame (None: the default frame)."""
+    if el is None:
+        return np.eye(4), None
+    rel = el.get("relative_to")
+    if rel is None and version < (1, 7):
+        rel = el.get("frame")  # 1.5/1.6 //pose/@frame, read as relative_to
+    rel = rel.strip() if rel is not None and rel.strip() else None
+    fmt = (el.get("rotation_format") or "euler_rpy").strip()
+    degrees = is_true(el.get("degrees") or "false")
+    raw = r.text(el)
+    if not raw:
+        return np.eye(4), rel
+    if fmt == "quat_xyzw":
+        v = r._floats(el, raw, "<pose> value (x y z qx qy qz qw)", 7)
+        q = np.array([v[6], v[3], v[4], v[5]])
+        if np.linalg.norm(q) < 1e-12:
+            raise r.error(el, "the pose quaternion has zero length")
+        return make_transform(quat_to_matrix(q), v[:3]), rel
+    if fmt != "euler_rpy":
+        raise r.error(el, f"rotation_format must be euler_rpy or quat_xyzw, got '{fmt}'")
+    v = r._floats(el, raw, "<pose> value (x y z roll pitch yaw)", 6)
+    rpy = np.radians(v[3:]) if degrees else v[3:]
+    return make_transform(rpy_to_matrix(rpy), v[:3]), rel
+
+
+# -- values anywhere in the model --------------------------------------------------------------------
+_DOUBLE_TAGS = {"linear", "angular", "update_rate", "stiffness", "dissipation", "spring_reference", "spring_stiffness",
+                "mass", "ixx", "ixy", "ixz", "iyy", "iyz", "izz", "lower", "upper", "radius", "length", "mu", "mu2",
+                "restitution_coefficient", "soft_cfm", "soft_erp", "kp", "kd", "max_vel", "min_depth", "transparency",
+                "laser_retro", "thread_pitch", "screw_thread_pitch", "gearbox_ratio", "cfm_damping", "density"}
+_BOOL_TAGS = {"static", "self_collide", "allow_auto_disable", "kinematic", "must_be_base_link", "enable_wind",
+              "always_on", "visualize", "cast_shadows", "use_parent_model_frame", "implicit_spring_damper"}
+_VECTOR_TAGS = {"size": 3, "scale": 3, "radii": 3, "gravity": 3, "magnetic_field": 3, "wind": 3}
+
+
+def check_values(r: XmlReader, root: etree._Element) -> None:
+    """Reject malformed values anywhere in the model, as libsdformat does, not only in what we use."""
+    for el in root.iter():
+        if not isinstance(el.tag, str) or "}" in el.tag or el.tag == "plugin":
+            continue
+        if any(a.tag == "plugin" or (isinstance(a.tag, str) and "}" in a.tag) for a in el.iterancestors()):
+            continue
+        raw = r.text(el)
+        if not raw or len(el):
+            continue
+        if el.tag in _DOUBLE_TAGS:
+            if raw.lower().lstrip("+-") not in ("inf", "infinity"):
+                r._floats(el, raw, f"<{el.tag}> value", 1)
+        elif el.tag in _BOOL_TAGS:
+            r.bool_text(el)
+        elif el.tag in _VECTOR_TAGS and not (el.tag == "gravity" and el.getparent().tag == "link"):
+            if el.tag in ("scale", "size") and el.getparent().tag not in ("mesh", "box"):
+                continue
+            r._floats(el, raw, f"<{el.tag}> value", _VECTOR_TAGS[el.tag])
+        elif el.tag == "pose":
+            read_pose(r, el, (1, 11))
+
+
+# -- the legacy flattened form -------------------------------------------------------------------------
+_FLATTENABLE = ("frame", "joint", "link", "model", "gripper")
+
+
+def unflatten_world_models(r: XmlReader, root: etree._Element, diag: Diagnostics) -> None:
+    """libsdformat's 1.7 -> 1.8 conversion of the models of a world: `A::x` names become nested models.
+
+    Before 1.8 an included model could be written flat (`ign sdf -p` did): its elements as siblings
+    named `A::...` and its frame as `<frame name="A::__model__" attached_to="A::L">`.  libsdformat 12
+    converts such models in a `<world>` back into nested models (its Converter's `unflatten` step);
+    elsewhere `::` is just a character of a name, and so it is here.
+    """
+    for world in root.findall("world"):
+        for model in world.findall("model"):
+            _unflatten(r, model, diag, 0)
+
+
+def _unflatten(r: XmlReader, model: etree._Element, diag: Diagnostics, depth: int) -> None:
+    if depth > MAX_NESTING:
+        raise r.error(model, f"flattened names nest models more than {MAX_NESTING} levels deep; refused")
+    first_new: etree._Element | None = None
+    restart = True
+    while restart:
+        restart = False
+        for el in list(model):
+            if el is first_new:
+                return
+            if not isinstance(el.tag, str) or el.tag not in _FLATTENABLE or not el.get("name"):
+                continue
+            name = el.get("name")
+            if "::" not in name:
+                if el.tag == "model":
+                    _unflatten(r, el, diag, depth + 1)
+                    return  # as libsdformat: a plain nested model ends the scan of its parent
+                continue
+            prefix = name.split("::", 1)[0]
+            nested = etree.Element("model", name=prefix)
+            nested.sourceline = el.sourceline  # errors about the nested model point at its first element
+            if _move_into(r, model, nested, prefix + "::"):
+                _unflatten(r, nested, diag, depth + 1)
+                model.append(nested)
+                diag.warn(f"line {el.sourceline}: flattened names '{prefix}::...' read as the nested model "
+                          f"'{prefix}' (libsdformat's conversion of SDF 1.7)")
+                first_new = first_new if first_new is not None else nested
+                restart = True
+                break
+
+
+def _strip(el: etree._Element | None, attr: str, head: str) -> None:
+    if el is not None and (el.get(attr) or "").startswith(head):
+        el.set(attr, el.get(attr)[len(head):])
+
+
+def _strip_text(r: XmlReader, el: etree._Element | None, head: str, what: str) -> None:
+    if el is None or el.text is None:
+        return
+    if not el.text.startswith(head):
+        raise r.error(el, f"flattened model '{head[:-2]}': {what} '{el.text}' does not start with '{head}'")
+    el.text = el.text[len(head):]
+
+
+def _move_into(r: XmlReader, model: etree._Element, nested: etree._Element, head: str) -> bool:
+    """Move the elements named `head...` into `nested`, their references made local."""
+    moved = False
+    for el in list(model):
+        if not isinstance(el.tag, str) or el.tag not in _FLATTENABLE:
+            continue
+        name = el.get("name") or ""
+        if not name.startswith(head):
+            continue
+        local = name[len(head):]
+        el.set("name", local)
+        _strip(el.find("pose"), "relative_to", head)
+        if el.tag == "frame" and el.get("attached_to") is not None:
+            _strip_text_attr(r, el, "attached_to", head)
+            if local == "__model__":  # the nested model's own frame: its canonical link and pose
+                nested.set("canonical_link", el.get("attached_to"))
+                pose = el.find("pose")
+                if pose is not None:
+                    nested.insert(0, pose)
+                model.remove(el)
+                moved = True
+                continue
+        elif el.tag == "link":
+            for child in el:
+                if isinstance(child.tag, str):
+                    _strip(child.find("pose"), "relative_to", head)
+        elif el.tag == "joint":
+            _strip_text(r, el.find("parent"), head, "<parent>")
+            _strip_text(r, el.find("child"), head, "<child>")
+            for axis in ("axis", "axis2"):
+                xyz = el.find(f"{axis}/xyz")
+                if xyz is not None and xyz.get("expressed_in") is not None:
+                    _strip_text_attr(r, xyz, "expressed_in", head)
+            for sensor in el.findall("sensor"):
+                _strip(sensor.find("pose"), "relative_to", head)
+        nested.append(el)
+        moved = True
+    return moved
+
+
+def _strip_text_attr(r: XmlReader, el: etree._Element, attr: str, head: str) -> None:
+    value = el.get(attr)
+    if not value.startswith(head):
+        raise r.error(el, f"flattened model '{head[:-2]}': {attr} '{value}' does not start with '{head}'")
+    el.set(attr, value[len(head):])
+
+
+__all__ = [
+    "IDYNTREE_NS",
+    "MAX_NESTING",
+    "MAX_VERSION",
+    "MIN_VERSION",
+    "check_values",
+    "child_bool",
+    "child_float",
+    "child_text",
+    "is_true",
+    "parse_version_text",
+    "read_document",
+    "read_pose",
+    "read_version",
+    "repair_xml",
+    "unflatten_world_models",
+]

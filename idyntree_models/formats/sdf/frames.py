@@ -1,0 +1,469 @@
+"""Stage 3 of reading SDF: the frame graph, as libsdformat's FrameSemantics builds it.
+
+`FrameGraph.build` collects every frame-bearing element of the chosen model (links, joints,
+`<frame>`s, nested and included models, whose names are scoped `outer::inner::name`) as a vertex
+with two edges: where its pose is given (`relative_to`, with the version's default) and what it is
+attached to (`attached_to`, a joint's child, a model's canonical link).  `validate` then checks
+both graphs whole (every reference names a vertex, no cycles, no pose relative to the world), and
+`resolve` computes poses in the top model frame and the link each frame is attached to, walking
+the edges iteratively.  The XML stays behind the vertices: nothing here parses values except the
+`<pose>` of each vertex.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+import numpy as np
+from lxml import etree
+
+from ...errors import ModelError
+from ...model.transforms import inverse
+from ..base import Diagnostics, LoadOptions
+from ..xmlutil import XmlReader
+from .document import child_bool, child_text, is_true, read_document, read_pose
+from .uris import (
+    MAX_INCLUDE_DEPTH,
+    MAX_INCLUDES,
+    MAX_MODELS,
+    MAX_NESTING,
+    MAX_TOTAL_BYTES,
+    IncludePolicy,
+    check_uri,
+    read_limited,
+    resolve_uri,
+)
+
+
+class FrameKind(str, Enum):
+    """What a vertex of the frame graph is (libsdformat's FrameType)."""
+
+    WORLD = "world"
+    MODEL = "model"
+    LINK = "link"
+    JOINT = "joint"
+    FRAME = "frame"
+
+
+RESOLVABLE = {"link": FrameKind.LINK, "joint": FrameKind.JOINT, "frame": FrameKind.FRAME, "model": FrameKind.MODEL}
+WORLD = "world"
+
+
+@dataclass
+class Scope:
+    """One <model> (top-level, nested or included) with its own version, file and names."""
+
+    prefix: str  # "" for the top model, else "outer::inner"
+    el: etree._Element
+    version: tuple[int, int]
+    r: XmlReader
+    base_dir: str | None
+    locals: dict[str, tuple[FrameKind, etree._Element]] = field(default_factory=dict)
+    nested: dict[str, Scope] = field(default_factory=dict)
+    parent: Scope | None = None
+    include_pose: tuple[np.ndarray, str | None] | None = None
+    placement: str | None = None
+    static: bool = False
+    empty: bool = False
+    files: tuple[str, ...] = ()  # real paths of the include chain that brought this model in
+    depth: int = 0
+
+    def scoped(self, name: str) -> str:
+        return f"{self.prefix}::{name}" if self.prefix else name
+
+    @property
+    def model_vertex(self) -> str:
+        return self.scoped("__model__")
+
+    @property
+    def name(self) -> str:
+        return self.el.get("name", "")
+
+
+@dataclass
+class Vertex:
+    name: str
+    kind: FrameKind
+    scope: Scope
+    el: etree._Element | None
+    rel: str | None = None  # pose relative_to vertex (None: the root of the pose graph)
+    raw: np.ndarray | None = None
+    attached: str | None = None  # attached_to vertex
+
+
+def check_name(r: XmlReader, el: etree._Element, name: str, tag: str, version: tuple[int, int]) -> None:
+    if name == WORLD or (name.startswith("__") and name.endswith("__")):
+        raise r.error(el, f"the {tag} name '{name}' is reserved ('world' and names like __name__ cannot be used)")
+    if "::" in name and version >= (1, 8):
+        raise r.error(el, f"the {tag} name '{name}' contains '::', which SDF 1.8+ reserves for scopes")
+
+
+def pretty(name: str) -> str:
+    return name.removesuffix("::__model__")
+
+
+class FrameGraph:
+    """Vertices of one model and its nested models; build, then validate, then resolve."""
+
+    def __init__(self, options: LoadOptions, diag: Diagnostics, policy: IncludePolicy | None = None) -> None:
+        self.options = options
+        self.diag = diag
+        self.policy = policy or IncludePolicy.for_load(options.base_dir, options.search_paths,
+                                                       options.allow_include_outside)
+        self.v: dict[str, Vertex] = {}
+        self.scopes: list[Scope] = []
+        self.included: dict[etree._Element, Scope] = {}  # the included <model> element -> its scope
+        self._pose: dict[str, np.ndarray] = {}
+        self._attached: dict[str, str] = {}
+        self._canonical: dict[str, str] = {}
+
+    # == build ==================================================================================
+    def build(self, top: Scope) -> None:
+        self.collect(top)
+        placement = (top.el.get("placement_frame") or "").strip()
+        if placement:
+            if top.el.find("pose") is None and top.include_pose is None:
+                raise top.r.error(top.el, "placement_frame needs a <pose> in the model")
+            self.resolve_or_fail(top, placement, top.el, "placement_frame")
+        self.v[WORLD] = Vertex(WORLD, FrameKind.WORLD, top, None)
+        self.edges()
+
+    def collect(self, scope: Scope) -> None:
+        """Every named element of a model and, depth first, of its nested and included models."""
+        self.scopes.append(scope)
+        r, version, el = scope.r, scope.version, scope.el
+        self.policy.models += 1
+        if self.policy.models > MAX_MODELS:
+            raise r.error(el, f"more than {MAX_MODELS} models (nested and included together); refused")
+        if scope.depth > MAX_NESTING:
+            raise r.error(el, f"models nested more than {MAX_NESTING} levels deep; refused")
+        name = el.get("name")
+        if name is None or not name.strip():
+            raise r.error(el, "a <model> needs a name attribute")
+        self.v[scope.model_vertex] = Vertex(scope.model_vertex, FrameKind.MODEL, scope, el)
+        seen_lines: dict[tuple[str, str], int] = {}
+        for c in el:
+            if not isinstance(c.tag, str):
+                continue
+            tag = c.tag
+            if tag == "include":
+                c = self.include(scope, c)
+                if c is None:
+                    continue
+                tag = "model"
+            if tag not in RESOLVABLE:
+                continue
+            n = (c.get("name") or "").strip()
+            if not n:
+                raise r.error(c, f"<{tag}> needs a name attribute")
+            check_name(r, c, n, tag, version)
+            # up to 1.6 only links clash with links and joints with joints
+            key = ("any", n) if version >= (1, 7) else (tag, n)
+            if key in seen_lines:
+                other = scope.locals[n][0].value
+                raise r.error(
+                    c,
+                    f"duplicate name '{n}' in model '{scope.name}': a {other} (line {seen_lines[key]}) and a {tag} "
+                    "share it (names of links, joints, frames and nested models must be unique)",
+                )
+            seen_lines[key] = c.sourceline
+            if n in scope.locals and version < (1, 7) and tag == "joint" and scope.locals[n][0] is FrameKind.LINK:
+                # the 1.7 conversion of libsdformat renames such joints to <name>_joint
+                new = n + "_joint"
+                while new in scope.locals:
+                    new += "_joint"
+                self.diag.warn(f"line {c.sourceline}: joint '{n}' renamed '{new}' (a link has the same name)")
+                c.set("name", new)
+                n = new
+            scope.locals[n] = (RESOLVABLE[tag], c)
+            if tag == "model":
+                sub = self.included.get(c)
+                if sub is None:
+                    sub = Scope(scope.scoped(n), c, version, r, scope.base_dir, parent=scope, files=scope.files)
+                else:
+                    sub.prefix, sub.parent = scope.scoped(n), scope
+                sub.depth = scope.depth + 1
+                sub.placement = (c.get("placement_frame") or "").strip() or sub.placement
+                scope.nested[n] = sub
+                self.collect(sub)
+            else:
+                self.v[scope.scoped(n)] = Vertex(scope.scoped(n), RESOLVABLE[tag], scope, c)
+        has_link = any(kind is FrameKind.LINK for kind, _ in scope.locals.values())
+        if not has_link and all(n.empty for n in scope.nested.values()):
+            if scope.parent is not None and (child_bool(r, el, "static", False) or scope.nested):
+                self.diag.warn(f"line {el.sourceline}: static model '{scope.name}' has no links; its frame is left out")
+                scope.empty = True
+                return
+            raise r.error(el, f"model '{scope.name}' has no links (a model must have at least one link)")
+
+    def include(self, scope: Scope, inc: etree._Element) -> etree._Element | None:
+        """The <model> an <include> brings in, read under the include policy and limits."""
+        r = scope.r
+        uri = child_text(r, inc, "uri")
+        if not uri:
+            raise r.error(inc, "<include> needs a <uri>")
+        problem = check_uri(uri)
+        if problem is not None:
+            raise r.error(inc, problem)
+        self.policy.includes += 1
+        if self.policy.includes > MAX_INCLUDES:
+            raise r.error(inc, f"more than {MAX_INCLUDES} <include>s expanded for one model (includes that include "
+                          "others multiply); refused")
+        if len(scope.files) >= MAX_INCLUDE_DEPTH:
+            raise r.error(inc, f"includes nested more than {MAX_INCLUDE_DEPTH} files deep; refused")
+        path = resolve_uri(uri, scope.base_dir, self.options.search_paths, self.policy)
+        if path is None:
+            raise r.error(
+                inc,
+                f"cannot find '{uri}' (searched the file's directory, the model paths given as options, SDF_PATH "
+                "and GZ_SIM_RESOURCE_PATH; other directories are read only when allowed with "
+                "--allow-include-outside)",
+            )
+        real = os.path.realpath(path)
+        if real in scope.files:
+            chain = " -> ".join(Path(f).name for f in scope.files[scope.files.index(real):] + (real,))
+            raise r.error(inc, f"include cycle {chain}: '{uri}' is already being read")
+        data = read_limited(path)
+        self.policy.bytes_read += len(data)
+        if self.policy.bytes_read > MAX_TOTAL_BYTES:
+            raise r.error(inc, f"the included files add up to more than {MAX_TOTAL_BYTES} bytes; refused")
+        sub_root, sub_r, sub_version = read_document(data, path, self.diag)
+        model_el = sub_root.find("model")
+        if model_el is None:
+            if sub_root.find("light") is not None or sub_root.find("actor") is not None:
+                self.diag.warn(f"line {inc.sourceline}: included '{uri}' holds no model; ignored")
+                return None
+            raise r.error(inc, f"included file {path} has no <model>")
+        if is_true(inc.get("merge")):
+            self.diag.warn(
+                f"line {inc.sourceline}: merge-include of '{uri}' is read as a nested model (names keep the "
+                "included model's name as scope)"
+            )
+        name = child_text(r, inc, "name")
+        if name:
+            model_el.set("name", name)
+        sub = Scope("", model_el, sub_version, sub_r, str(Path(path).parent), files=scope.files + (real,))
+        pose_el = inc.find("pose")
+        if pose_el is not None:
+            sub.include_pose = read_pose(r, pose_el, scope.version)
+        sub.placement = child_text(r, inc, "placement_frame") or None
+        if sub.placement and pose_el is None:
+            raise r.error(inc, "<placement_frame> needs a <pose> in the same <include>")
+        sub.static = child_bool(r, inc, "static", False)
+        self.included[model_el] = sub
+        return model_el
+
+    def edges(self) -> None:
+        """Both edges of every vertex: pose relative_to (with its raw pose) and attached_to."""
+        for name, vx in list(self.v.items()):
+            scope, r, el = vx.scope, vx.scope.r, vx.el
+            if vx.kind is FrameKind.WORLD or (vx.kind is FrameKind.MODEL and scope.empty):
+                continue
+            if vx.kind is FrameKind.MODEL:
+                if scope.parent is None:
+                    vx.rel, vx.raw = None, np.eye(4)
+                    continue
+                pose_el = el.find("pose")
+                pose, rel = scope.include_pose if scope.include_pose is not None else read_pose(r, pose_el,
+                                                                                                 scope.version)
+                parent = scope.parent
+                vx.rel = self.resolve_or_fail(parent, rel, pose_el, "relative_to") if rel else parent.model_vertex
+                vx.raw = pose
+                vx.attached = self.canonical(scope)
+                continue
+            pose_el = el.find("pose")
+            pose, rel = read_pose(r, pose_el, scope.version)
+            vx.raw = pose
+            if vx.kind is FrameKind.LINK:
+                vx.rel = self.resolve_or_fail(scope, rel, pose_el, "relative_to") if rel else scope.model_vertex
+            elif vx.kind is FrameKind.FRAME:
+                att = (el.get("attached_to") or "").strip()
+                vx.attached = self.resolve_or_fail(scope, att, el, "attached_to") if att else scope.model_vertex
+                if vx.attached == name:
+                    raise r.error(el, f"frame '{el.get('name')}' is attached to itself")
+                if vx.attached == WORLD:
+                    raise r.error(el, f"frame '{el.get('name')}' of a model cannot be attached to 'world'")
+                vx.rel = self.resolve_or_fail(scope, rel, pose_el, "relative_to") if rel else vx.attached
+            elif vx.kind is FrameKind.JOINT:
+                child = self.joint_end(vx, "child")
+                vx.attached = child
+                vx.rel = self.resolve_or_fail(scope, rel, pose_el, "relative_to") if rel else child
+            if vx.rel == name:
+                raise r.error(pose_el, f"the pose of '{el.get('name')}' is relative to itself")
+
+    def joint_end(self, vx: Vertex, end: str) -> str:
+        """The vertex a joint's <parent> or <child> names (any frame from 1.8, resolved to a link later)."""
+        scope, r, el = vx.scope, vx.scope.r, vx.el
+        e = el.find(end)
+        jname = el.get("name")
+        if e is None or not r.text(e):
+            raise r.error(el, f"joint '{jname}' needs a <{end}>")
+        ref = r.text(e)
+        if end == "child" and ref == WORLD:
+            raise r.error(e, f"joint '{jname}': the child cannot be 'world'")
+        if ref == jname and scope.locals.get(ref, (None,))[0] is FrameKind.JOINT:
+            raise r.error(e, f"joint '{jname}': its {end} cannot be the joint itself")
+        if ref == "__model__" or ref.endswith("::__model__"):
+            raise r.error(e, f"joint '{jname}': the {end} cannot be a model frame ('{ref}'); name a link or frame")
+        target = self.resolve_name(scope, ref)
+        if target is None:
+            raise r.error(
+                e, f"{end} '{ref}' of joint '{jname}' does not name a link, frame or nested model of model '{scope.name}'"
+            )
+        return target
+
+    # -- names -------------------------------------------------------------------------------
+    def resolve_name(self, scope: Scope, ref: str) -> str | None:
+        """The vertex a frame reference names inside a scope, or None.
+
+        A name with `::` is looked up as written first (names of SDF < 1.8 may contain it), then
+        as a path through nested models, as libsdformat 12 does.
+        """
+        while True:
+            if ref == "__model__":
+                return scope.model_vertex
+            if ref == WORLD:
+                return WORLD
+            if ref in scope.locals:
+                kind = scope.locals[ref][0]
+                return scope.nested[ref].model_vertex if kind is FrameKind.MODEL else scope.scoped(ref)
+            if "::" not in ref:
+                return None
+            head, rest = ref.split("::", 1)
+            sub = scope.nested.get(head)
+            if sub is None:
+                return None
+            scope, ref = sub, rest
+
+    def resolve_or_fail(self, scope: Scope, ref: str, el: etree._Element | None, what: str) -> str:
+        if ref.startswith("__") and ref.endswith("__") and ref != "__model__":
+            raise scope.r.error(el, f"{what} '{ref}' is a reserved name")
+        target = self.resolve_name(scope, ref)
+        if target is None:
+            raise scope.r.error(
+                el, f"{what} '{ref}' does not name a link, joint, frame or nested model of model '{scope.name}'"
+            )
+        return target
+
+    def canonical(self, scope: Scope) -> str:
+        """The canonical link of a model: `canonical_link`, else its first link, else its first
+        non-empty nested model's canonical link."""
+        if scope.prefix in self._canonical:
+            return self._canonical[scope.prefix]
+        r = scope.r
+        attr = (scope.el.get("canonical_link") or "").strip()
+        if attr:
+            target = self.resolve_name(scope, attr)
+            if target is None or self.v[target].kind is not FrameKind.LINK:
+                raise r.error(scope.el, f"canonical_link '{attr}' is not a link of model '{scope.name}'")
+            result = target
+        else:
+            links = [n for n, (k, _) in scope.locals.items() if k is FrameKind.LINK]
+            if links:
+                result = scope.scoped(links[0])
+            elif any(not n.empty for n in scope.nested.values()):
+                result = self.canonical(next(n for n in scope.nested.values() if not n.empty))
+            else:
+                raise r.error(scope.el, f"model '{scope.name}' has no links")
+        self._canonical[scope.prefix] = result
+        return result
+
+    # == validate ===============================================================================
+    def validate(self) -> None:
+        """Both graphs whole, attached_to first as libsdformat does: no cycle, every frame on a
+        link, no pose relative to the world."""
+        done: set[str] = {WORLD}
+        for name, vx in self.v.items():
+            if vx.kind not in (FrameKind.WORLD, FrameKind.LINK) and vx.raw is not None:
+                self._walk(name, done, "attached_to",
+                           lambda n: None if self.v[n].kind in (FrameKind.LINK, FrameKind.MODEL) else self.v[n].attached)
+        done = {WORLD}
+        for name, vx in self.v.items():
+            if vx.kind is not FrameKind.WORLD and vx.raw is not None:
+                self._walk(name, done, "pose relative_to", self._pose_parent)
+
+    def _pose_parent(self, name: str) -> str | None:
+        nxt = self.v[name].rel
+        if nxt == WORLD:
+            bad = self.v[name]
+            raise ModelError("a pose relative to 'world' cannot be resolved inside a model",
+                             element=bad.el.get("name") if bad.el is not None else None)
+        return nxt
+
+    def _walk(self, start: str, done: set[str], what: str, step) -> None:
+        """Follow `step` from `start` until a vertex already checked or the end; a repeat is a cycle."""
+        path: list[str] = []
+        on_path: set[str] = set()
+        cur: str | None = start
+        while cur is not None and cur not in done:
+            if cur in on_path:
+                cycle = " -> ".join(pretty(n) for n in path[path.index(cur):] + [cur])
+                bad = self.v[cur]
+                raise bad.scope.r.error(bad.el, f"cycle in {what} references: {cycle}")
+            path.append(cur)
+            on_path.add(cur)
+            cur = step(cur)
+        done.update(path)
+
+    # == resolve ================================================================================
+    def pose(self, name: str) -> np.ndarray:
+        """model_H_vertex in the TOP model frame (after `validate`)."""
+        chain: list[str] = []
+        cur = name
+        while cur not in self._pose:
+            vx = self.v[cur]
+            if vx.rel is None:
+                self._pose[cur] = self._raw(vx)
+                break
+            chain.append(cur)
+            cur = vx.rel
+        for n in reversed(chain):
+            vx = self.v[n]
+            self._pose[n] = self._pose[vx.rel] @ self._raw(vx)
+        return self._pose[name]
+
+    def _raw(self, vx: Vertex) -> np.ndarray:
+        """A vertex's pose relative to its `rel`, with a nested model's placement_frame applied."""
+        if vx.kind is not FrameKind.MODEL or not vx.scope.placement:
+            return vx.raw
+        scope = vx.scope
+        target = self.resolve_or_fail(scope, scope.placement, scope.el, "placement_frame")
+        # model_H_placement inside the model, walking relative_to up to the model frame
+        h = np.eye(4)
+        cur: str | None = target
+        seen: set[str] = set()
+        while cur != vx.name:
+            if cur is None or cur in seen or cur == WORLD:
+                raise scope.r.error(scope.el, f"placement_frame '{scope.placement}' cannot be resolved (cycle)")
+            seen.add(cur)
+            c = self.v[cur]
+            h = self._raw(c) @ h
+            cur = c.rel
+        return vx.raw @ inverse(h)
+
+    def attached_link(self, name: str) -> str:
+        """The link a vertex is rigidly attached to ('world' for the world), after `validate`."""
+        chain: list[str] = []
+        cur = name
+        while cur not in self._attached:
+            if cur == WORLD:
+                self._attached[cur] = WORLD
+                break
+            vx = self.v[cur]
+            if vx.kind is FrameKind.LINK:
+                self._attached[cur] = cur
+                break
+            if vx.kind is FrameKind.MODEL:
+                self._attached[cur] = self.canonical(vx.scope)
+                break
+            chain.append(cur)
+            cur = vx.attached
+        for n in reversed(chain):
+            self._attached[n] = self._attached[self.v[n].attached]
+        return self._attached[name]
+
+
+__all__ = ["RESOLVABLE", "WORLD", "FrameGraph", "FrameKind", "Scope", "Vertex", "check_name", "pretty"]

@@ -1,0 +1,207 @@
+"""URDF `<gazebo>` extensions written as SDF, as libsdformat's URDF reader (`ign sdf -p`) does.
+
+A URDF keeps simulator settings in `<gazebo>` blocks: with `reference="L"` they belong to link or
+joint L (sensors, friction and contact parameters, materials, self-collision, joint physics),
+without one to the model (plugins).  The URDF reader keeps the blocks as XML text in
+`model.extensions` (top-level `<gazebo>`); here they become the SDF elements libsdformat makes of them, in the
+link, joint or model we write.  We never lump fixed joints, so a reference to a link that became a
+frame (a massless leaf) moves its sensors to the frame's link with the frame's pose composed;
+other settings of such a reference are dropped with a warning.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+from lxml import etree
+
+from ...model.model import Model
+from ...model.transforms import make_transform, matrix_to_rpy, rpy_to_matrix
+from ..base import Diagnostics
+from ..common import format_numbers
+from ..xmlutil import parse_xml
+
+# link settings: URDF extension tag -> (path inside each <collision>, or None for the link itself, SDF tag)
+_COLLISION = {
+    "mu1": "surface/friction/ode/mu", "mu2": "surface/friction/ode/mu2", "fdir1": "surface/friction/ode/fdir1",
+    "slip1": "surface/friction/ode/slip1", "slip2": "surface/friction/ode/slip2",
+    "kp": "surface/contact/ode/kp", "kd": "surface/contact/ode/kd",
+    "minDepth": "surface/contact/ode/min_depth", "maxVel": "surface/contact/ode/max_vel",
+    "maxContacts": "max_contacts", "laserRetro": "laser_retro",
+}
+_LINK = {"selfCollide": "self_collide", "gravity": "gravity", "kinematic": "kinematic", "enable_wind": "enable_wind"}
+_JOINT = {
+    "provideFeedback": ("physics/provide_feedback", "physics/ode/provide_feedback"),
+    "implicitSpringDamper": ("physics/ode/implicit_spring_damper",),
+    "cfmDamping": ("physics/ode/implicit_spring_damper",),
+    "stopCfm": ("physics/ode/limit/cfm",), "stopErp": ("physics/ode/limit/erp",),
+    "fudgeFactor": ("physics/ode/fudge_factor",),
+    "springReference": ("axis/dynamics/spring_reference",),
+    "springStiffness": ("axis/dynamics/spring_stiffness",),
+}
+_NO_OUTPUT = {"disableFixedJointLumping", "preserveFixedJoint"}  # we never lump fixed joints
+
+
+def gazebo_extensions(model: Model) -> list:
+    """The URDF's top-level `<gazebo>` blocks, as the URDF reader keeps them (model.extensions)."""
+    return [e for e in model.extensions if e.format == "urdf" and e.tag == "gazebo" and e.owner_kind is None]
+
+
+def blocks(model: Model, diag: Diagnostics) -> list[etree._Element]:
+    out = []
+    for text in (e.xml for e in gazebo_extensions(model)):
+        try:
+            out.append(parse_xml(text))
+        except Exception:  # a block we kept ourselves: never expected to fail, never fatal
+            diag.warn("a <gazebo> block could not be read back; not written")
+    return out
+
+
+def _value(el: etree._Element) -> str:
+    """A setting's value: the old `value` attribute (`<material value="Gazebo/Black"/>`) or the text."""
+    return (el.get("value") if el.get("value") is not None else el.text or "").strip()
+
+
+def _path(parent: etree._Element, path: str) -> etree._Element:
+    """The element at `path` below `parent`, created where missing (first match otherwise)."""
+    el = parent
+    for tag in path.split("/"):
+        nxt = el.find(tag)
+        el = nxt if nxt is not None else etree.SubElement(el, tag)
+    return el
+
+
+def _set(parent: etree._Element, path: str, text: str) -> None:
+    _path(parent, path).text = text
+
+
+def apply_gazebo_extensions(model: Model, m: etree._Element, links: dict[str, etree._Element],
+                            joints: dict[str, etree._Element], diag: Diagnostics) -> None:
+    """Write the model's URDF `<gazebo>` blocks into the SDF `<model>` `m` (links/joints by model name)."""
+    for block in blocks(model, diag):
+        ref = (block.get("reference") or "").strip()
+        if not ref:
+            _model_block(block, m, diag)
+        elif ref in links:
+            _link_block(block, links[ref], np.eye(4), ref, diag, whole=True)
+        elif ref in joints:
+            _joint_block(block, joints[ref], ref, diag)
+        elif ref in model.frames and model.frames[ref].parent_link in links:
+            frame = model.frames[ref]
+            _link_block(block, links[frame.parent_link], frame.link_H_frame, ref, diag, whole=False)
+        else:
+            diag.warn(f"<gazebo reference=\"{ref}\">: no link or joint '{ref}' is written; its settings are dropped")
+
+
+def _model_block(block: etree._Element, m: etree._Element, diag: Diagnostics) -> None:
+    for c in block:
+        if not isinstance(c.tag, str):
+            continue
+        if c.tag in ("static", "self_collide", "allow_auto_disable", "enable_wind"):
+            _set(m, c.tag, _value(c))
+        elif c.tag in ("selfCollide",):
+            _set(m, "self_collide", _value(c))
+        elif c.tag in ("pose", "canonicalBody"):
+            diag.warn(f"<gazebo> <{c.tag}> of the model is not written (the model frame is its base link's)")
+        else:
+            m.append(copy.deepcopy(c))  # plugins and anything libsdformat copies as is
+
+
+def _link_block(block: etree._Element, le: etree._Element, link_H_ref: np.ndarray, ref: str, diag: Diagnostics,
+                whole: bool) -> None:
+    for c in block:
+        if not isinstance(c.tag, str):
+            continue
+        if c.tag == "sensor":
+            _sensor(le, c, link_H_ref, diag)
+            continue
+        if not whole:
+            diag.warn(f"<gazebo reference=\"{ref}\"> <{c.tag}>: '{ref}' is a frame of link '{le.get('name')}' in "
+                      "this model, not a link; dropped")
+            continue
+        text = _value(c)
+        if c.tag in _COLLISION:
+            for col in le.findall("collision"):
+                _set(col, _COLLISION[c.tag], text)
+        elif c.tag in _LINK:
+            _set(le, _LINK[c.tag], text)
+        elif c.tag == "turnGravityOff":
+            _set(le, "gravity", "false" if text.lower() in ("1", "true") else "true")
+        elif c.tag == "dampingFactor":
+            _set(le, "velocity_decay/linear", text)
+            _set(le, "velocity_decay/angular", text)
+        elif c.tag == "material":
+            for vis in le.findall("visual"):
+                script = _path(vis, "material/script")
+                _set(script, "uri", "file://media/materials/scripts/gazebo.material")
+                _set(script, "name", text)
+        elif c.tag in ("visual", "collision"):
+            for target in le.findall(c.tag):
+                _merge(target, c)
+        elif c.tag in _NO_OUTPUT:
+            continue
+        else:
+            le.append(copy.deepcopy(c))
+
+
+def _joint_block(block: etree._Element, je: etree._Element, ref: str, diag: Diagnostics) -> None:
+    for c in block:
+        if not isinstance(c.tag, str):
+            continue
+        text = _value(c)
+        if c.tag == "sensor":
+            _sensor(je, c, np.eye(4), diag)
+        elif c.tag in _JOINT:
+            if c.tag.startswith("spring") and je.find("axis") is None:
+                continue
+            for path in _JOINT[c.tag]:
+                _set(je, path, text)
+        elif c.tag in _NO_OUTPUT:
+            continue
+        else:
+            je.append(copy.deepcopy(c))
+
+
+def _merge(target: etree._Element, extra: etree._Element) -> None:
+    """Children of `extra` that `target` lacks are added; those it has are merged recursively."""
+    for c in extra:
+        if not isinstance(c.tag, str):
+            continue
+        have = target.find(c.tag)
+        if have is None or c.tag == "plugin":
+            target.append(copy.deepcopy(c))
+        elif len(c):
+            _merge(have, c)
+
+
+def _sensor(parent: etree._Element, sensor: etree._Element, parent_H_ref: np.ndarray, diag: Diagnostics) -> None:
+    """A Gazebo sensor into a link or joint; merged into ours when we already write one of that name."""
+    name = (sensor.get("name") or "").strip()
+    ours = next((s for s in parent.findall("sensor") if s.get("name") == name), None)
+    if ours is not None:
+        if ours.get("type") != sensor.get("type"):
+            diag.warn(f"<gazebo> sensor '{name}' of type '{sensor.get('type')}' is not written: the model's own "
+                      f"sensor of that name is of type '{ours.get('type')}'")
+            return
+        for c in sensor:  # what Gazebo adds (rates, noise, plugins); our pose and frame stay
+            if isinstance(c.tag, str) and c.tag != "pose" and (ours.find(c.tag) is None or c.tag == "plugin"):
+                ours.append(copy.deepcopy(c))
+        return
+    new = copy.deepcopy(sensor)
+    if not np.allclose(parent_H_ref, np.eye(4)):
+        pose = new.find("pose")
+        try:
+            values = [float(v) for v in (pose.text or "").split()] if pose is not None else []
+        except ValueError:
+            diag.warn(f"<gazebo> sensor '{name}': its <pose> is not six numbers; not written")
+            return
+        ref_H_s = make_transform(rpy_to_matrix(values[3:6]), values[:3]) if len(values) == 6 else np.eye(4)
+        h = parent_H_ref @ ref_H_s
+        if pose is None:
+            pose = etree.SubElement(new, "pose")
+        pose.text = format_numbers(list(h[:3, 3]) + list(matrix_to_rpy(h[:3, :3])), f"the pose of sensor '{name}'")
+    parent.append(new)
+
+
+__all__ = ["apply_gazebo_extensions", "gazebo_extensions"]

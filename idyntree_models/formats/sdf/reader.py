@@ -1,0 +1,329 @@
+"""Stage 4 of reading SDF: the chosen model resolved in its own frame (`SdfGraph`).
+
+`read_sdf` picks the model (first of the file or world, or the one asked for), checks the world
+around it, builds, validates and resolves its frame graph, and reads what the tree step needs in
+resolved form: joints (ends resolved to links, axes in the model frame, limits with the version's
+defaults) and sensors.  The result mirrors libsdformat and is compared with it even for models
+that are not trees.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+from lxml import etree
+
+from ..base import Diagnostics, LoadOptions
+from ..xmlutil import XmlReader
+from .document import (
+    IDYNTREE_NS,
+    check_values,
+    child_bool,
+    child_float,
+    child_text,
+    is_true,
+    read_document,
+    read_pose,
+)
+from .frames import WORLD, FrameGraph, FrameKind, Scope, Vertex
+from .uris import IncludePolicy
+
+UNLIMITED = 1e16  # SDF's "no limit" default for position limits before 1.10
+
+
+@dataclass
+class SdfJoint:
+    name: str
+    type: str
+    parent: str  # resolved link (or "world")
+    child: str
+    model_H_joint: np.ndarray
+    axes: list[np.ndarray]  # unit directions in the model frame
+    limits: list[dict[str, float]]
+    el: etree._Element
+    scope: Scope
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class SdfSensor:
+    name: str
+    type: str
+    owner: str  # link or joint scoped name
+    model_H_sensor: np.ndarray
+    el: etree._Element
+    scope: Scope
+
+
+@dataclass
+class SdfGraph:
+    """The chosen model resolved in its own frame, before any tree-model choices."""
+
+    name: str
+    version: tuple[int, int]
+    links: dict[str, np.ndarray] = field(default_factory=dict)  # model_H_link
+    link_elements: dict[str, tuple[etree._Element, Scope]] = field(default_factory=dict)
+    joints: dict[str, SdfJoint] = field(default_factory=dict)
+    frames: dict[str, tuple[str, np.ndarray]] = field(default_factory=dict)  # (attached link, model_H_frame)
+    models: dict[str, tuple[str, np.ndarray]] = field(default_factory=dict)  # nested: (canonical link, model_H)
+    sensors: list[SdfSensor] = field(default_factory=list)
+    canonical: str = ""
+    static: bool = False
+    world: str | None = None
+    model_element: etree._Element | None = None
+
+
+def read_sdf(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> SdfGraph:
+    """Parse SDF text and resolve every frame of the chosen model in its model frame."""
+    root, r, version = read_document(text, diag.source, diag)
+    policy = IncludePolicy.for_load(options.base_dir, options.search_paths, options.allow_include_outside)
+    g_frames = FrameGraph(options, diag, policy)
+    names = [m.get("name") for m in root.findall("model")]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise r.error(root, f"two top-level models are named '{dup}'")
+    for w in root.findall("world"):
+        _check_world(g_frames, w, r, version)
+    top, world = _choose_model(g_frames, root, r, version, options.base_dir)
+    check_values(top.r, top.el)
+    world_el = root.find("world")
+    if world_el is not None:
+        for tag in ("gravity", "magnetic_field", "wind/linear_velocity"):
+            e = world_el.find(tag)
+            if e is not None and r.text(e):
+                r._floats(e, r.text(e), f"<{e.tag}> value", 3)
+    g_frames.build(top)
+    g_frames.validate()
+    return _resolved(g_frames, top, world)
+
+
+def _resolved(fg: FrameGraph, top: Scope, world: str | None) -> SdfGraph:
+    g = SdfGraph(top.name, top.version, world=world, model_element=top.el)
+    g.static = child_bool(top.r, top.el, "static", False) or top.static
+    g.canonical = fg.canonical(top)
+    for name, vx in fg.v.items():
+        if vx.kind is FrameKind.LINK:
+            g.links[name] = fg.pose(name)
+            g.link_elements[name] = (vx.el, vx.scope)
+            _link_sensors(fg, g, vx)
+        elif vx.kind is FrameKind.FRAME:
+            g.frames[name] = (fg.attached_link(name), fg.pose(name))
+        elif vx.kind is FrameKind.MODEL and vx.scope.parent is not None and not vx.scope.empty:
+            g.models[vx.scope.prefix] = (fg.canonical(vx.scope), fg.pose(name))
+    for vx in fg.v.values():
+        if vx.kind is FrameKind.JOINT:
+            g.joints[vx.name] = _joint(fg, vx)
+            _joint_sensors(fg, g, vx)
+    return g
+
+
+def _choose_model(fg: FrameGraph, root: etree._Element, r: XmlReader, version: tuple[int, int],
+                  base_dir: str | None) -> tuple[Scope, str | None]:
+    wanted = fg.options.model
+    models = root.findall("model")
+    worlds = root.findall("world")
+    if models:
+        if len(models) > 1:
+            fg.diag.warn(f"the file has {len(models)} top-level models; libsdformat uses the first")
+        el = models[0]
+        if wanted and el.get("name") != wanted:
+            el = next((m for m in models if m.get("name") == wanted), None)
+            if el is None:
+                raise r.error(root, f"no model named '{wanted}' (models: {', '.join(m.get('name', '?') for m in models)})")
+        pose_el = el.find("pose")
+        if pose_el is not None and (pose_el.get("relative_to") or "").strip():
+            raise r.error(pose_el, "the pose of a top-level model must not have relative_to")
+        return Scope("", el, version, r, base_dir, files=_own_file(r.source)), None
+    if not worlds:
+        raise r.error(root, "the file holds neither a <model> nor a <world>")
+    world = worlds[0]
+    names: list[str] = []
+    for c in world:
+        if not isinstance(c.tag, str):
+            continue
+        if c.tag == "model":
+            el, sub = c, Scope("", c, version, r, base_dir, files=_own_file(r.source))
+        elif c.tag == "include":
+            el = fg.include(Scope("", world, version, r, base_dir, files=_own_file(r.source)), c)
+            if el is None:
+                continue
+            sub = fg.included[el]
+            sub.include_pose = None
+        else:
+            continue
+        names.append(el.get("name", "?"))
+        if wanted is None or el.get("name") == wanted:
+            return sub, world.get("name")
+    if wanted:
+        raise r.error(world, f"world '{world.get('name')}' has no model named '{wanted}' (models: {', '.join(names)})")
+    raise r.error(world, f"world '{world.get('name')}' has no model")
+
+
+def _own_file(source: str | None) -> tuple[str, ...]:
+    """The real path of the file being read (the start of include cycles), if it is one."""
+    return (os.path.realpath(source),) if source and os.path.isfile(source) else ()
+
+
+def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: tuple[int, int]) -> None:
+    """World-level frames and model poses must name world-level frames or models (no cycles)."""
+    names: dict[str, etree._Element] = {}
+    for c in world:
+        if isinstance(c.tag, str) and c.tag in ("model", "frame"):
+            names[(c.get("name") or "").strip()] = c
+        elif isinstance(c.tag, str) and c.tag == "include":
+            if is_true(c.get("merge")):
+                raise r.error(c, "merge-include is not allowed directly in a <world> (only inside a model)")
+            n = child_text(r, c, "name")
+            if n:
+                names[n] = c
+
+    def check(el: etree._Element, ref: str, what: str) -> None:
+        if ref.startswith("__") and ref.endswith("__"):
+            raise r.error(el, f"{what} '{ref}' is a reserved name")
+        head, _, rest = ref.partition("::")
+        if ref == WORLD:
+            return
+        target = names.get(head)
+        if target is None:
+            raise r.error(el, f"{what} '{ref}' does not name a model or frame of world '{world.get('name')}'")
+        if rest and target.tag == "model":
+            sub = FrameGraph(fg.options, Diagnostics(fg.diag.source), fg.policy)
+            scope = Scope("", target, version, r, None)
+            sub.collect(scope)
+            if sub.resolve_name(scope, rest) is None:
+                raise r.error(el, f"{what} '{ref}' does not name a frame inside model '{head}'")
+        elif rest:
+            raise r.error(el, f"{what} '{ref}': '{head}' is not a model")
+
+    for c in world:
+        if not isinstance(c.tag, str) or c.tag not in ("model", "frame"):
+            continue
+        own = (c.get("name") or "").strip()
+        att = (c.get("attached_to") or "").strip() if c.tag == "frame" else ""
+        if att:
+            if att == own:
+                raise r.error(c, f"frame '{own}' is attached to itself")
+            check(c, att, "attached_to")
+        pose_el = c.find("pose")
+        rel = (pose_el.get("relative_to") or "").strip() if pose_el is not None else ""
+        if rel:
+            if rel == own:
+                raise r.error(pose_el, f"the pose of '{own}' is relative to itself (cycle)")
+            check(pose_el, rel, "relative_to")
+        placement = (c.get("placement_frame") or "").strip() if c.tag == "model" else ""
+        if placement.startswith("__") and placement.endswith("__") and placement != "__model__":
+            raise r.error(c, f"placement_frame '{placement}' is a reserved name")
+
+
+# -- joints -----------------------------------------------------------------------------------------
+_DOF = {"fixed": 0, "revolute": 1, "continuous": 1, "prismatic": 1, "screw": 1, "gearbox": 1, "ball": 0,
+        "universal": 2, "revolute2": 2}
+
+
+def _axis_frame(fg: FrameGraph, vx: Vertex, xyz_el: etree._Element | None, axis_el: etree._Element) -> str:
+    scope, r = vx.scope, vx.scope.r
+    version = scope.version
+    if version < (1, 5):
+        return scope.model_vertex
+    if version < (1, 7):
+        return scope.model_vertex if child_bool(r, axis_el, "use_parent_model_frame", False) else vx.name
+    expressed = (xyz_el.get("expressed_in") or "").strip() if xyz_el is not None else ""
+    if not expressed:
+        return vx.name
+    target = fg.resolve_name(scope, expressed)
+    if target is None or target == WORLD:
+        raise r.error(xyz_el, f"expressed_in '{expressed}' does not name a frame of model '{scope.name}'")
+    return target
+
+
+def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
+    scope, r, el = vx.scope, vx.scope.r, vx.el
+    jname = el.get("name")
+    jtype = (el.get("type") or "").strip()
+    if jtype not in _DOF:
+        raise r.error(el, f"joint '{jname}': unknown type '{jtype}' (expected {', '.join(_DOF)})")
+    parent_ref = fg.joint_end(vx, "parent")
+    child_ref = vx.attached
+    parent = fg.attached_link(parent_ref) if parent_ref != WORLD else WORLD
+    child = fg.attached_link(child_ref)
+    if parent_ref == child_ref:
+        raise r.error(el, f"joint '{jname}': parent and child are the same frame '{r.text(el.find('child'))}'")
+    if parent == child:
+        raise r.error(el, f"joint '{jname}': parent and child both resolve to link '{child}'")
+    if child == WORLD:
+        raise r.error(el, f"joint '{jname}': the child resolves to 'world'")
+    axes: list[np.ndarray] = []
+    limits: list[dict[str, float]] = []
+    v10 = scope.version >= (1, 10)
+    for i in range(_DOF[jtype]):
+        tag = "axis" if i == 0 else "axis2"
+        axis_el = el.find(tag)
+        if axis_el is None:
+            fg.diag.warn(f"line {el.sourceline}: {jtype} joint '{jname}' has no <{tag}>; using 0 0 1")
+            axis_el = etree.Element(tag)
+        xyz_el = axis_el.find("xyz")
+        xyz = r.floats_text(xyz_el, 3) if xyz_el is not None and r.text(xyz_el) else np.array([0.0, 0.0, 1.0])
+        scale = float(np.max(np.abs(xyz)))  # normalise without overflow for huge components
+        if not scale > 1e-12:
+            raise r.error(xyz_el, f"joint '{jname}': the <{tag}><xyz> direction has zero length")
+        unit = xyz / scale
+        frame = _axis_frame(fg, vx, xyz_el, axis_el)
+        axes.append(fg.pose(frame)[:3, :3] @ (unit / np.linalg.norm(unit)))
+        lim_el = axis_el.find("limit")
+        dyn_el = axis_el.find("dynamics")
+        limits.append(
+            {
+                "lower": child_float(r, lim_el, "lower", -math.inf if v10 else -UNLIMITED),
+                "upper": child_float(r, lim_el, "upper", math.inf if v10 else UNLIMITED),
+                "effort": child_float(r, lim_el, "effort", math.inf if v10 else -1.0),
+                "velocity": child_float(r, lim_el, "velocity", math.inf if v10 else -1.0),
+                "damping": child_float(r, dyn_el, "damping", 0.0),
+                "friction": child_float(r, dyn_el, "friction", 0.0),
+            }
+        )
+    extra: dict = {}
+    if jtype == "screw":
+        if el.find("screw_thread_pitch") is not None:
+            extra["screw_thread_pitch"] = child_float(r, el, "screw_thread_pitch", 1.0)
+        else:
+            extra["thread_pitch"] = child_float(r, el, "thread_pitch", 1.0)
+    mimic_el = el.find("axis/mimic")
+    ours = el.find(f"axis/{{{IDYNTREE_NS}}}mimic")  # what our 1.9 exporter writes
+    if mimic_el is None and ours is not None:
+        extra["mimic"] = (r.required(ours, "joint"), r.float_attr(ours, "multiplier", 1.0), r.float_attr(ours, "offset", 0.0))
+    if mimic_el is not None:
+        extra["mimic"] = (
+            r.required(mimic_el, "joint"),
+            child_float(r, mimic_el, "multiplier", 1.0),
+            child_float(r, mimic_el, "offset", 0.0),
+        )
+    return SdfJoint(scope.scoped(jname), jtype, parent, child, fg.pose(vx.name), axes, limits, el, scope, extra)
+
+
+# -- sensors ----------------------------------------------------------------------------------------
+def _sensor_pose(fg: FrameGraph, scope: Scope, el: etree._Element, default: str) -> np.ndarray:
+    pose_el = el.find("pose")
+    pose, rel = read_pose(scope.r, pose_el, scope.version)
+    base = fg.resolve_or_fail(scope, rel, pose_el, "relative_to") if rel else default
+    return fg.pose(base) @ pose
+
+
+def _link_sensors(fg: FrameGraph, g: SdfGraph, vx: Vertex) -> None:
+    for s in vx.el.findall("sensor"):
+        name = vx.scope.r.required(s, "name")
+        g.sensors.append(SdfSensor(vx.scope.scoped(name), (s.get("type") or "").strip(), vx.name,
+                                   _sensor_pose(fg, vx.scope, s, vx.name), s, vx.scope))
+
+
+def _joint_sensors(fg: FrameGraph, g: SdfGraph, vx: Vertex) -> None:
+    owner = vx.scope.scoped(vx.el.get("name").strip())
+    for s in vx.el.findall("sensor"):
+        name = vx.scope.r.required(s, "name")
+        g.sensors.append(SdfSensor(vx.scope.scoped(name), (s.get("type") or "").strip(), owner,
+                                   _sensor_pose(fg, vx.scope, s, vx.name), s, vx.scope))
+
+
+__all__ = ["UNLIMITED", "SdfGraph", "SdfJoint", "SdfSensor", "read_sdf"]

@@ -1,0 +1,480 @@
+"""Stage 5 of reading SDF: the resolved `SdfGraph` becomes a tree `Model`.
+
+The choices of docs/sdf.md live here: links with their inertia (including `auto="true"`),
+shapes and materials; joint kinds mapped to ours (universal split in two, ball to spherical,
+screw approximated, joints to the world); IMUs split into accelerometer and gyroscope; and links
+that SDF leaves free in the world joined to the base by a six-joint chain so that the model is a
+tree (`free_bodies`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from lxml import etree
+
+from ...errors import ModelError
+from ...model.model import (
+    Box,
+    Capsule,
+    Cone,
+    Cylinder,
+    Dynamics,
+    Ellipsoid,
+    ForceTorqueSensor,
+    Frame,
+    Inertia,
+    Joint,
+    JointType,
+    Limits,
+    Link,
+    LinkSensor,
+    Material,
+    Mesh,
+    Mimic,
+    Model,
+    SensorType,
+    Shape,
+    Sphere,
+)
+from ...model.topology import tree_order
+from ...model.transforms import inverse
+from ...model.validation import check_inertia
+from ..base import Diagnostics, LoadOptions
+from ..common import INERTIA_KEYS, check_ft_keywords, inertia_from_six, unique_name
+from ..xmlutil import XmlReader
+from .document import IDYNTREE_NS, child_float, child_text, is_true, read_pose
+from .frames import WORLD, Scope
+from .inertia import DEFAULT_DENSITY, combine, solid
+from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor
+
+# model.metadata keys this stage sets (documented in docs/sdf.md):
+#   "free_bodies": {free link: {"base": link, "joints": [6 names], "links": [5 names]}}
+#   "fixed_base", "sdf_world_joints": a fixed joint to the world (dropped; its child is the base)
+#   "sdf_screw_joints": {joint: pitch fields} for screw joints read as revolute
+#   "sdf_version", "static", "world"
+FREE_JOINT_AXES = (("x", JointType.PRISMATIC, 0), ("y", JointType.PRISMATIC, 1), ("z", JointType.PRISMATIC, 2),
+                   ("yaw", JointType.REVOLUTE, 2), ("pitch", JointType.REVOLUTE, 1), ("roll", JointType.REVOLUTE, 0))
+
+
+def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None = None) -> Model:
+    """The tree model of a resolved SDF model (raises ModelError where SDF allows what a tree does not)."""
+    options = options or LoadOptions()
+    model = Model(name=g.name)
+    model.metadata["sdf_version"] = f"{g.version[0]}.{g.version[1]}"
+    if g.static:
+        model.metadata["static"] = True
+    if g.world:
+        model.metadata["world"] = g.world
+    for name in g.links:
+        el, scope = g.link_elements[name]
+        model.links[name] = read_link(scope.r, el, name, scope, diag)
+    world_joints: dict[str, dict] = {}
+    for j in g.joints.values():
+        _add_joint(model, g, j, diag, world_joints)
+    if world_joints:
+        model.metadata["sdf_world_joints"] = world_joints
+    for name, (link, model_H_frame) in g.frames.items():
+        model.frames[name] = Frame(name, link, inverse(g.links[link]) @ model_H_frame)
+    for name, (link, model_H_m) in g.models.items():
+        if name not in model.frames and name not in model.links:
+            model.frames[name] = Frame(name, link, inverse(g.links[link]) @ model_H_m)
+    for s in g.sensors:
+        _add_sensor(model, g, s, diag)
+    _join_free_bodies(model, g, diag, options, world_joints)
+    try:
+        tree = tree_order(model)
+    except ModelError as e:
+        msg = e.message
+        if e.element and e.element.startswith("joint '"):
+            jn = e.element[len("joint '"):-1]
+            if jn in g.joints:
+                j = g.joints[jn]
+                raise j.scope.r.error(j.el, msg) from None
+        raise ModelError(msg + " (SDF allows this; a tree model does not)") from None
+    model.default_base_link = tree.root
+    return model
+
+
+# -- free bodies --------------------------------------------------------------------------------------
+def _base_root(model: Model, g: SdfGraph, world_joints: dict[str, dict]) -> str:
+    """The root of the model's base tree: the world link, else the root above the canonical link
+    if it is fixed to the world or nothing is, else the first link fixed to the world."""
+    if WORLD in model.links:
+        return WORLD
+    parent = {j.child: j.parent for j in model.joints.values()}
+    cur, steps = g.canonical, 0
+    while cur in parent and steps <= len(model.links):
+        cur, steps = parent[cur], steps + 1
+    fixed = [d["child"] for d in world_joints.values()]
+    return cur if not fixed or cur in fixed else fixed[0]
+
+
+def _join_free_bodies(model: Model, g: SdfGraph, diag: Diagnostics, options: LoadOptions,
+                      world_joints: dict[str, dict]) -> None:
+    """Join each root link other than the base's to the base: a fixed joint for a link fixed to
+    the world too, else the free joint SDF implies, as 3 prismatic + 3 revolute joints."""
+    children = {j.child for j in model.joints.values()}
+    roots = [n for n in model.links if n not in children]
+    if len(roots) < 2:
+        return
+    base = _base_root(model, g, world_joints)
+    if base not in roots:
+        return  # a loop above the canonical link: tree_order names it
+    fixed_to_world = {d["child"]: name for name, d in world_joints.items()}
+    if base in fixed_to_world:
+        for link in roots:
+            if link != base and link in fixed_to_world:
+                jname = unique_name(fixed_to_world[link], lambda n: n in model.joints or model.has_frame(n))
+                model.joints[jname] = Joint(jname, JointType.FIXED, base, link,
+                                            inverse(g.links[base]) @ g.links[link])
+                world_joints[fixed_to_world[link]]["joined_to_base_by"] = jname
+    free = [n for n in roots if n != base and n not in fixed_to_world]
+    if not free:
+        return
+    if options.free_bodies == "error":
+        shown = ", ".join(f"'{n}'" for n in free[:10]) + (" ..." if len(free) > 10 else "")
+        raise ModelError(
+            f"{len(free)} link(s) are joined to no joint ({shown}): free bodies in SDF, not part of the tree of base "
+            f"'{base}' (free_bodies='chain' joins each to the base by six 1-DOF joints)"
+        )
+    base_H = g.links[base] if base in g.links else np.eye(4)
+    info: dict[str, dict] = {}
+    for link in free:
+        info[link] = _free_chain(model, base, link, inverse(base_H) @ g.links[link])
+    model.metadata["free_bodies"] = info
+    first = info[free[0]]["joints"]
+    shown = ", ".join(f"'{n}'" for n in free[:10]) + (" ..." if len(free) > 10 else "")
+    diag.warn(
+        f"{len(free)} free link(s) in the model ({shown}), joined to no joint: each is joined to the base "
+        f"'{base}' by a free joint made of prismatic x, y, z and revolute yaw, pitch, roll joints through massless "
+        f"links (e.g. '{first[0]}' ... '{first[-1]}'), at their initial pose when all are zero "
+        "(model.metadata['free_bodies'])"
+    )
+
+
+def _free_chain(model: Model, base: str, link: str, base_H_link: np.ndarray) -> dict:
+    """Six 1-DOF joints base -> link, axes along the base's x, y, z; zero = the link's initial pose."""
+
+    def taken(prefix: str) -> bool:
+        names = [f"{prefix}_{a}" for a, _, _ in FREE_JOINT_AXES] + [f"{prefix}_link{k}" for k in range(1, 6)]
+        return any(n in model.joints or model.has_frame(n) or n in model.sensors for n in names)
+
+    prefix = unique_name(f"{link}_free", taken)
+    axes_in_link = base_H_link[:3, :3].T  # column i: base axis i in the link's (and the chain's) axes
+    chain = [base] + [f"{prefix}_link{k}" for k in range(1, 6)] + [link]
+    joints = []
+    for k, (suffix, kind, axis) in enumerate(FREE_JOINT_AXES):
+        if k > 0:
+            model.links[chain[k]] = Link(chain[k], Inertia(0.0))
+        name = f"{prefix}_{suffix}"
+        rest = base_H_link if k == 0 else np.eye(4)
+        model.joints[name] = Joint(name, kind, chain[k], chain[k + 1], rest, axis=axes_in_link[:, axis].copy())
+        joints.append(name)
+    return {"base": base, "joints": joints, "links": chain[1:-1]}
+
+
+# -- links ----------------------------------------------------------------------------------------------
+def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: Diagnostics) -> Link:
+    link = Link(name)
+    for kind in ("visual", "collision"):
+        seen: dict[str, int] = {}
+        for shape_el in el.findall(kind):
+            sname = (shape_el.get("name") or "").strip()
+            if sname in seen:
+                raise r.error(shape_el, f"duplicate {kind} name '{sname}' in link '{name}' (first at line {seen[sname]})")
+            seen[sname] = shape_el.sourceline
+            shape = _shape(r, shape_el, name, scope, diag)
+            if shape is not None:
+                (link.visuals if kind == "visual" else link.collisions).append(shape)
+    inertial = el.find("inertial")
+    if inertial is None:
+        link.inertia = Inertia(1.0, np.zeros(3), np.eye(3))  # libsdformat's default for a missing <inertial>
+        return link
+    if is_true(inertial.get("auto")):
+        auto = _auto_inertia(r, el, inertial, name, scope, diag)
+        if auto is not None:
+            link.inertia = auto
+            return link
+    pose, rel = read_pose(r, inertial.find("pose"), scope.version)
+    if rel and rel != name.split("::")[-1]:
+        diag.warn(f"line {inertial.sourceline}: link '{name}': inertial pose relative_to '{rel}' ignored "
+                  "(the inertial pose is in the link frame)")
+    mass = child_float(r, inertial, "mass", 1.0)
+    i_el = inertial.find("inertia")
+    six = [child_float(r, i_el, k, 1.0 if k in ("ixx", "iyy", "izz") else 0.0) for k in INERTIA_KEYS]
+    rot = pose[:3, :3]
+    link.inertia = Inertia(mass, pose[:3, 3], rot @ inertia_from_six(*six) @ rot.T)
+    try:
+        # libsdformat refuses negative mass and indefinite tensors: so do we, for SDF
+        for w in check_inertia(mass, link.inertia.com, link.inertia.inertia, f"link '{name}'",
+                               reject_impossible=True):
+            diag.warn(f"line {inertial.sourceline}: {w}")
+    except ModelError as e:
+        raise r.error(inertial, f"link '{name}' has invalid inertia: {e.message}") from None
+    return link
+
+
+def _auto_inertia(r: XmlReader, link_el: etree._Element, inertial: etree._Element, name: str, scope: Scope,
+                  diag: Diagnostics) -> Inertia | None:
+    """SDF 1.11 automatic inertia, or None (with a warning) where it cannot be computed here."""
+    default_density = child_float(r, inertial, "density", DEFAULT_DENSITY)
+    parts: list[tuple[float, np.ndarray, np.ndarray]] = []
+    collisions = link_el.findall("collision")
+    if not collisions:
+        raise r.error(inertial, f"link '{name}': <inertial auto=\"true\"> needs collision shapes to compute from, "
+                      "and the link has none")
+    for c in collisions:
+        shape = _shape(r, c, name, scope, Diagnostics())
+        density = child_float(r, c, "density", default_density)
+        if not (math.isfinite(density) and density > 0):
+            raise r.error(c, f"link '{name}': collision density must be a positive number, got {density}")
+        got = solid(shape) if shape is not None else None
+        if got is None:
+            kind = shape.kind if shape is not None else "this"
+            diag.warn(f"line {inertial.sourceline}: link '{name}': <inertial auto=\"true\"> cannot be computed from "
+                      f"{kind} geometry here; the written (or default) inertial values are used")
+            return None
+        volume, unit_inertia = got
+        parts.append((density * volume, shape.link_H_geometry, density * unit_inertia))
+    result = combine(parts)
+    if inertial.find("mass") is not None and result.mass > 0:
+        scale = child_float(r, inertial, "mass", 1.0) / result.mass  # densities scaled to the given mass
+        result = Inertia(result.mass * scale, result.com, result.inertia * scale)
+    return result
+
+
+def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diagnostics) -> Shape | None:
+    material = _material(r, el.find("material")) if el.find("material") is not None else None
+    geo = el.find("geometry")
+    if geo is None:
+        diag.warn(f"line {el.sourceline}: <{el.tag}> of link '{link}' has no <geometry>; ignored")
+        return None
+    children = [c for c in geo if isinstance(c.tag, str)]
+    if not children:
+        return None
+    g = children[0]
+    pose, rel = read_pose(r, el.find("pose"), scope.version)
+    if rel and rel != link.split("::")[-1]:
+        diag.warn(f"line {el.sourceline}: <{el.tag}> pose relative_to '{rel}' is read as relative to its link")
+    name = el.get("name")
+    shape: Shape
+    if g.tag == "box":
+        size = child_text(r, g, "size")
+        shape = Box(pose, name, size=r.floats_text(g.find("size"), 3) if size else np.ones(3))
+    elif g.tag == "sphere":
+        shape = Sphere(pose, name, radius=child_float(r, g, "radius", 1.0))
+    elif g.tag == "cylinder":
+        shape = Cylinder(pose, name, radius=child_float(r, g, "radius", 1.0), length=child_float(r, g, "length", 1.0))
+    elif g.tag == "capsule":
+        shape = Capsule(pose, name, radius=child_float(r, g, "radius", 0.5), length=child_float(r, g, "length", 1.0))
+    elif g.tag == "cone":
+        shape = Cone(pose, name, radius=child_float(r, g, "radius", 0.5), length=child_float(r, g, "length", 1.0))
+    elif g.tag == "ellipsoid":
+        radii = g.find("radii")
+        shape = Ellipsoid(pose, name, radii=r.floats_text(radii, 3) if radii is not None else np.ones(3))
+    elif g.tag == "mesh":
+        uri = child_text(r, g, "uri") or ""
+        scale_el = g.find("scale")
+        scale = r.floats_text(scale_el, 3) if scale_el is not None and r.text(scale_el) else np.ones(3)
+        shape = Mesh(pose, name, filename=uri, scale=scale)
+        if g.find("submesh") is not None:
+            diag.warn(f"line {g.sourceline}: mesh <submesh> of link '{link}' ignored (the whole mesh is used)")
+    elif g.tag == "empty":
+        return None
+    else:
+        diag.warn(f"line {g.sourceline}: <{el.tag}> geometry <{g.tag}> of link '{link}' is not supported; ignored")
+        return None
+    shape.material = material
+    return shape
+
+
+def _material(r: XmlReader, mat: etree._Element) -> Material:
+    color = None
+    for tag in ("emissive", "specular", "ambient", "diffuse"):  # diffuse wins, ambient is the fallback
+        c = mat.find(tag)
+        if c is not None and r.text(c):
+            v = r.floats_text(c)
+            if len(v) not in (3, 4) or np.any(v < 0) or np.any(v > 1):
+                raise r.error(c, f"<{tag}> needs 3 or 4 numbers between 0 and 1 (r g b [a]), got '{r.text(c)}'")
+            if tag in ("ambient", "diffuse"):
+                color = np.append(v, 1.0) if len(v) == 3 else v
+    script_name = child_text(r, mat, "script/name") if mat.find("script") is not None else None
+    return Material(script_name, color, None)
+
+
+# -- joints ----------------------------------------------------------------------------------------------
+def _limits(lim: dict[str, float], jtype: str) -> Limits:
+    out = Limits()
+    lo, hi = lim["lower"], lim["upper"]
+    if jtype != "continuous" and (math.isfinite(lo) and abs(lo) < UNLIMITED or math.isfinite(hi) and abs(hi) < UNLIMITED):
+        out.has_position_limits = True
+        out.min_position = lo if math.isfinite(lo) else -UNLIMITED
+        out.max_position = hi if math.isfinite(hi) else UNLIMITED
+    if 0 <= lim["effort"] < math.inf:
+        out.has_effort_limit, out.effort_limit = True, lim["effort"]
+    if 0 <= lim["velocity"] < math.inf:
+        out.has_velocity_limit, out.velocity_limit = True, lim["velocity"]
+    return out
+
+
+def _dyn(lim: dict[str, float]) -> Dynamics | None:
+    if lim["damping"] == 0.0 and lim["friction"] == 0.0:
+        return None
+    return Dynamics(lim["damping"], lim["friction"])
+
+
+_KINDS = {"revolute": JointType.REVOLUTE, "continuous": JointType.REVOLUTE, "prismatic": JointType.PRISMATIC,
+          "universal": JointType.REVOLUTE, "revolute2": JointType.REVOLUTE}
+
+
+def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_joints: dict) -> None:
+    r, el = j.scope.r, j.el
+    line = el.sourceline
+    if j.type == "gearbox":
+        diag.warn(f"line {line}: gearbox joint '{j.name}' couples two other joints and is no kinematic joint of a "
+                  "tree; ignored")
+        return
+    parent = j.parent
+    if parent == WORLD:
+        if j.type == "fixed":
+            model.metadata["fixed_base"] = True
+            world_joints[j.name] = {"child": j.child, "type": "fixed", "model_H_child": g.links[j.child].tolist()}
+            return
+        if WORLD not in model.links:
+            model.links[WORLD] = Link(WORLD, Inertia(0.0))
+            diag.warn(f"line {line}: {j.type} joint '{j.name}' connects to 'world': a massless link 'world' was added "
+                      "as the root of the model")
+        parent_H = np.eye(4)
+    else:
+        parent_H = g.links[parent]
+    child_H = g.links[j.child]
+    rest = inverse(parent_H) @ child_H
+    origin = (inverse(child_H) @ j.model_H_joint)[:3, 3]
+    rot_c = child_H[:3, :3].T
+    jtype = j.type
+    if jtype == "screw":
+        diag.warn(f"line {line}: screw joint '{j.name}' is approximated by a revolute joint about its axis "
+                  "(the translation coupled to the rotation is lost)")
+        model.metadata.setdefault("sdf_screw_joints", {})[j.name] = j.extra
+        jtype = "revolute"
+    if jtype == "fixed":
+        model.joints[j.name] = Joint(j.name, JointType.FIXED, parent, j.child, rest)
+        return
+    if jtype == "ball":
+        center = (inverse(parent_H) @ j.model_H_joint)[:3, 3]
+        model.joints[j.name] = Joint(j.name, JointType.SPHERICAL, parent, j.child, rest, center=center)
+        return
+    kind = _KINDS[jtype]
+    if jtype in ("universal", "revolute2"):
+        _add_two_axis_joint(model, g, j, diag, parent, rest, rot_c, origin)
+        return
+    lim = j.limits[0]
+    limits = _limits(lim, jtype)
+    if jtype != "continuous" and limits.has_position_limits and limits.min_position > limits.max_position:
+        raise r.error(el, f"joint '{j.name}': lower limit {limits.min_position} is above upper limit "
+                      f"{limits.max_position}")
+    # equal limits stay what the file says (libsdformat keeps the joint revolute/prismatic)
+    joint = Joint(j.name, kind, parent, j.child, rest, axis=rot_c @ j.axes[0], axis_origin=origin, limits=limits,
+                  dynamics=_dyn(lim))
+    if "mimic" in j.extra:
+        ref, mult, off = j.extra["mimic"]
+        joint.mimic = Mimic(j.scope.scoped(ref) if j.scope.prefix else ref, mult, off)
+    model.joints[j.name] = joint
+
+
+def _add_two_axis_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, parent: str, rest: np.ndarray,
+                        rot_c: np.ndarray, origin: np.ndarray) -> None:
+    """universal / revolute2 `J`: revolute `J` (axis) to massless `J_link`, revolute `J_axis2` (axis2) on."""
+    mid, second = f"{j.name}_link", f"{j.name}_axis2"
+    for n in (mid, second):
+        if n in model.links or n in model.joints or n in g.joints or n in g.links or n in g.frames:
+            raise j.scope.r.error(j.el, f"{j.type} joint '{j.name}' is split into two revolute joints through link "
+                                  f"'{mid}' and joint '{second}', but the name '{n}' is already used")
+    model.links[mid] = Link(mid, Inertia(0.0))
+    model.joints[j.name] = Joint(j.name, JointType.REVOLUTE, parent, mid, rest, axis=rot_c @ j.axes[0],
+                                 axis_origin=origin, limits=_limits(j.limits[0], "revolute"), dynamics=_dyn(j.limits[0]))
+    model.joints[second] = Joint(second, JointType.REVOLUTE, mid, j.child, np.eye(4), axis=rot_c @ j.axes[1],
+                                 axis_origin=origin, limits=_limits(j.limits[1], "revolute"),
+                                 dynamics=_dyn(j.limits[1]))
+    diag.warn(f"line {j.el.sourceline}: {j.type} joint '{j.name}' split into revolute joints '{j.name}' (axis) and "
+              f"'{second}' (axis2) through the massless link '{mid}'")
+
+
+# -- sensors ----------------------------------------------------------------------------------------------
+_IDT_KIND = f"{{{IDYNTREE_NS}}}kind"
+
+
+def _add_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> None:
+    el = s.el
+    if not s.type:
+        diag.warn(f"line {el.sourceline}: sensor '{s.name}' has no type; ignored")
+        return
+    if s.owner in g.links:
+        _add_link_sensor(model, g, s, diag)
+        return
+    if s.type != "force_torque":
+        diag.warn(f"line {el.sourceline}: {s.type} sensor '{s.name}' in joint '{s.owner}' is not supported; ignored")
+        return
+    _add_ft_sensor(model, g, s, diag)
+
+
+def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> None:
+    r, el = s.scope.r, s.el
+    link_H = inverse(g.links[s.owner]) @ s.model_H_sensor
+    if s.type == "imu":
+        kind = child_text(r, el, _IDT_KIND)
+        if kind in ("accelerometer", "gyroscope"):  # written by our exporter for a lone sensor
+            model.sensors[s.name] = LinkSensor(s.name, parent_link=s.owner, link_H_sensor=link_H,
+                                               sensor_type=SensorType(kind))
+            return
+        for suffix, st in (("_acc", SensorType.ACCELEROMETER), ("_gyro", SensorType.GYROSCOPE)):
+            n = s.name + suffix
+            if n in model.sensors:
+                raise r.error(el, f"IMU '{s.name}' becomes sensor '{n}', a name already used")
+            model.sensors[n] = LinkSensor(n, parent_link=s.owner, link_H_sensor=link_H.copy(), sensor_type=st)
+        return
+    if s.type == "force_torque":
+        diag.warn(f"line {el.sourceline}: force_torque sensor '{s.name}' is in a link, not a joint; ignored")
+        return
+    model.sensors[s.name] = LinkSensor(s.name, parent_link=s.owner, link_H_sensor=link_H,
+                                       sensor_type=SensorType.OTHER, subtype=s.type)
+
+
+def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> None:
+    r, el = s.scope.r, s.el
+    j = g.joints[s.owner]
+    joint = model.joints.get(j.name)
+    if joint is None or j.parent == WORLD and j.type == "fixed":
+        diag.warn(f"line {el.sourceline}: force_torque sensor '{s.name}': its joint '{j.name}' is not in the "
+                  "model (world or gearbox joint); ignored")
+        return
+    ft = el.find("force_torque")
+    frame = "parent" if s.scope.version < (1, 5) else "child"
+    direction = "child_to_parent"
+    if ft is not None:
+        frame = child_text(r, ft, "frame") or frame
+        direction = child_text(r, ft, "measure_direction") or direction
+    check_ft_keywords(frame, direction, lambda tag, msg: r.error(ft.find(tag), msg), s.name)
+    parent_H = g.links[j.parent] if j.parent != WORLD else np.eye(4)
+    child_H = g.links[j.child]
+    if frame == "sensor":
+        model_H_s = s.model_H_sensor
+    else:
+        model_H_s = (child_H if frame == "child" else parent_H).copy()
+        model_H_s[:3, 3] = j.model_H_joint[:3, 3]  # torque about the joint origin
+    second = joint.child
+    model.sensors[s.name] = ForceTorqueSensor(
+        s.name,
+        parent_joint=joint.name,
+        first_link=joint.parent,
+        second_link=second,
+        applied_wrench_link=second if direction == "parent_to_child" else joint.parent,
+        first_link_H_sensor=inverse(parent_H) @ model_H_s,
+        second_link_H_sensor=inverse(child_H) @ model_H_s,  # a split joint's middle link sits at the child
+        frame=frame,
+    )
+
+
+__all__ = ["FREE_JOINT_AXES", "graph_to_model", "read_link"]

@@ -1,0 +1,504 @@
+"""SDF 1.9 export: a model written so that our reader (and libsdformat) read the same model back.
+
+Links are placed `relative_to="__model__"` of their model at the zero configuration, joints in
+their child frame, inertials in the link frame, frames attached to their link.  `::` names become
+nested models again; free bodies (a free link's six-joint chain) become free links; a massless
+root link named `world` becomes SDF's own world attachment (joints whose parent is `world`).
+Anything our reader would refuse is renamed with a warning (reserved names) or refused with the
+element named (colours outside [0, 1], non-finite numbers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from lxml import etree
+
+from ...errors import ModelError
+from ...model.kinematics import Kinematics
+from ...model.model import (
+    Box,
+    Capsule,
+    Cylinder,
+    Ellipsoid,
+    ForceTorqueSensor,
+    Joint,
+    JointType,
+    Link,
+    LinkSensor,
+    Mesh,
+    Model,
+    SensorType,
+    Shape,
+    Sphere,
+)
+from ...model.transforms import inverse, make_transform, matrix_to_rpy
+from ..base import Diagnostics, ExportOptions
+from ..common import format_number, inertia_six, unique_name
+from .document import IDYNTREE_NS
+from .frames import WORLD
+from .gazebo import apply_gazebo_extensions
+from .reader import UNLIMITED
+
+_IDT_KIND = f"{{{IDYNTREE_NS}}}kind"
+
+
+def _f(x: float, what: str) -> str:
+    return format_number(x, what)
+
+
+def _fs(values, what: str) -> str:
+    return " ".join(_f(v, what) for v in np.ravel(values))
+
+
+def _pose_text(t: np.ndarray, what: str) -> str:
+    return _fs(list(t[:3, 3]) + list(matrix_to_rpy(t[:3, :3])), f"the pose of {what}")
+
+
+def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrs) -> etree._Element:
+    e = etree.SubElement(parent, tag, {k: v for k, v in attrs.items() if v is not None})
+    if text is not None:
+        e.text = text
+    return e
+
+
+def reserved(name: str) -> bool:
+    return name == WORLD or (name.startswith("__") and name.endswith("__"))
+
+
+@dataclass
+class _Plan:
+    """What is written where: output names, scopes of nested models, what is left out."""
+
+    names: dict[str, str] = field(default_factory=dict)  # link name -> name as written (scoped)
+    frames: dict[str, str] = field(default_factory=dict)  # frame name -> name as written
+    joints: dict[str, str] = field(default_factory=dict)  # joint name -> name as written
+    scopes: dict[str, etree._Element] = field(default_factory=dict)  # "" and "a::b" -> <model>
+    scope_H: dict[str, np.ndarray] = field(default_factory=dict)  # base_H_scope model frame
+    world_link: str | None = None  # a massless root written as SDF's world
+    world_frame: str | None = None  # URDF's `world` link turned frame: written as the world attachment
+    skip_links: set[str] = field(default_factory=set)
+    skip_joints: set[str] = field(default_factory=set)
+    skip_frames: set[str] = field(default_factory=set)
+    to_world: set[str] = field(default_factory=set)  # fixed joints written with `world` as parent
+    extra_joints: list[Joint] = field(default_factory=list)  # dropped world joints written back
+
+    def scope_of(self, name: str) -> str:
+        """The nested model an output name lives in ('' = top)."""
+        head, sep, _ = name.rpartition("::")
+        return head if sep and head in self.scopes else ""
+
+    def local(self, name: str) -> str:
+        """An output name relative to its own scope."""
+        s = self.scope_of(name)
+        return name[len(s) + 2:] if s else name
+
+    def ref(self, name: str, scope: str) -> str | None:
+        """How `scope` refers to an output name (None: it cannot, the name is outside it)."""
+        if name == WORLD:
+            return WORLD
+        if not scope:
+            return name
+        return name[len(scope) + 2:] if name.startswith(scope + "::") else None
+
+
+def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
+    """SDF 1.9 of the model: links placed in their model frame, joints in their child frames."""
+    if options.sdf_version not in ("1.9", None):
+        diag.warn(f"SDF {options.sdf_version} was asked; SDF 1.9 is written")
+    root = etree.Element("sdf", {"version": "1.9"}, nsmap={"idyntree": IDYNTREE_NS})
+    m = _sub(root, "model", name=model.name or "model")
+    if model.metadata.get("static"):
+        _sub(m, "static", "true")
+    world_H = Kinematics(model).world_transforms({})
+    plan = _plan(model, m, world_H, diag)
+    base = model.default_base_link
+    ordered = ([base] if base in model.links else []) + [n for n in model.links if n != base]
+    if base in model.links and base not in plan.skip_links and base != plan.world_link:
+        m.set("canonical_link", plan.names[base])
+    links: dict[str, etree._Element] = {}
+    for name in ordered:
+        if name in plan.skip_links or name == plan.world_link:
+            continue
+        out = plan.names[name]
+        scope = plan.scope_of(out)
+        le = _sub(plan.scopes[scope], "link", name=plan.local(out))
+        links[name] = le
+        _sub(le, "pose", _pose_text(inverse(plan.scope_H[scope]) @ world_H[name], f"link '{name}'"),
+             relative_to="__model__")
+        _inertial(le, model.links[name])
+        for kind, shapes in (("visual", model.links[name].visuals), ("collision", model.links[name].collisions)):
+            used: set[str] = set()
+            for i, shape in enumerate(shapes):
+                _shape_el(le, kind, shape, i, used, diag, name)
+        _link_sensors_out(le, model, name, plan, diag)
+    joints: dict[str, etree._Element] = {}
+    for joint in list(model.joints.values()) + plan.extra_joints:
+        if joint.name in plan.skip_joints:
+            continue
+        joints[joint.name] = _joint_el(joint, model, diag, plan)
+    if plan.world_frame is not None:
+        _world_attachment(m, model, plan, diag)
+    _frames_out(model, plan, diag)
+    apply_gazebo_extensions(model, m, links, joints, diag)
+    etree.indent(root, space="  ")
+    return '<?xml version="1.0" ?>\n' + etree.tostring(root, encoding="unicode") + "\n"
+
+
+# -- planning --------------------------------------------------------------------------------------
+def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag: Diagnostics) -> _Plan:
+    plan = _Plan(scopes={"": m}, scope_H={"": np.eye(4)})
+    _plan_free_bodies(model, plan)
+    base = model.default_base_link
+    if base == WORLD and _is_bare_world(model, base):
+        plan.world_link = base
+    _plan_world_joints(model, plan)
+    frame = model.frames.get(WORLD)
+    if frame is not None and frame.parent_link == base and WORLD not in model.links and not plan.extra_joints:
+        plan.world_frame = WORLD
+        plan.skip_frames.add(WORLD)
+    taken: set[str] = set()
+
+    def free(n: str) -> bool:
+        return n in taken
+
+    # links first (they decide the nested scopes), then frames, then joints
+    for name in model.links:
+        if name in plan.skip_links or name == plan.world_link:
+            continue
+        out = name
+        if reserved(name) or any(reserved(p) or not p for p in name.split("::")):
+            out = unique_name(_unreserved(name), lambda n: free(n) or n in model.links)
+            diag.warn(f"link '{name}' written as '{out}': SDF reserves 'world' and names like __name__")
+        taken.add(out)
+        plan.names[name] = out
+    _plan_scopes(model, plan, world_H)
+    for name in model.frames:
+        if name in plan.scopes and name not in model.links:
+            plan.skip_frames.add(name)  # the nested model's own frame: the reader re-creates it
+            continue
+        plan.frames[name] = _flat_or_scoped(name, plan, taken, diag, "frame")
+    for joint in list(model.joints.values()) + plan.extra_joints:
+        if joint.name in plan.skip_joints:
+            continue
+        out = joint.name
+        if out in taken or reserved(out):
+            out = unique_name(out + "_joint" if not reserved(out) else _unreserved(out), free, "_")
+            diag.warn(f"joint '{joint.name}' written as '{out}': SDF needs names unique across links, joints "
+                      "and frames, and reserves 'world' and __names__")
+        plan.joints[joint.name] = _flat_or_scoped(out, plan, taken, diag, "joint", original=joint.name)
+    return plan
+
+
+def _world_attachment(m: etree._Element, model: Model, plan: _Plan, diag: Diagnostics) -> None:
+    """URDF's fixed `world` link (a frame on the base once read) is SDF's world: a fixed joint from
+    `world` to the base, and the model placed in the world where that frame says."""
+    base = model.default_base_link
+    taken = set(plan.names.values()) | set(plan.frames.values()) | set(plan.joints.values())
+    name = unique_name("world_joint", taken.__contains__)
+    world_H_base = inverse(model.frames[WORLD].link_H_frame)
+    pose = etree.Element("pose")
+    pose.text = _pose_text(world_H_base, "the world frame")
+    m.insert(1 if m.find("static") is not None else 0, pose)
+    je = _sub(m, "joint", name=name, type="fixed")
+    _sub(je, "parent", WORLD)
+    _sub(je, "child", plan.names[base])
+    diag.warn(f"frame 'world' written as SDF's world attachment: fixed joint '{name}' from world to '{base}', the "
+              "model posed in the world by that frame (read back as a fixed-base model, without a 'world' frame)")
+
+
+def _plan_world_joints(model: Model, plan: _Plan) -> None:
+    """SDF's fixed joints to the world, which the reader folds into the tree, are written back."""
+    for name, d in (model.metadata.get("sdf_world_joints") or {}).items():
+        by = d.get("joined_to_base_by")
+        if by is not None:
+            if by in model.joints and model.joints[by].type is JointType.FIXED:
+                plan.to_world.add(by)
+        elif model.metadata.get("fixed_base") and d.get("child") in model.links and name not in model.joints:
+            plan.extra_joints.append(Joint(name, JointType.FIXED, d["child"], d["child"]))
+            plan.to_world.add(name)
+
+
+def _is_bare_world(model: Model, name: str) -> bool:
+    """A root link named world that carries nothing: SDF's world attachment, not a link."""
+    link = model.links[name]
+    return link.inertia.mass == 0.0 and not link.visuals and not link.collisions and not any(
+        s.frame_link == name for s in model.sensors.values())
+
+
+def _unreserved(name: str) -> str:
+    parts = [p.strip("_") or "link" for p in name.split("::")]
+    parts = [p + "_link" if p == WORLD else p for p in parts]
+    return "::".join(parts)
+
+
+def _plan_free_bodies(model: Model, plan: _Plan) -> None:
+    """Chains that still look as the reader made them are left out: their link is written free."""
+    carrying = {s.frame_link for s in model.sensors.values()} | {f.parent_link for f in model.frames.values()}
+    for link, info in (model.metadata.get("free_bodies") or {}).items():
+        joints, mids = info.get("joints", []), info.get("links", [])
+        chain = [model.joints.get(j) for j in joints]
+        if link not in model.links or len(chain) != 6 or any(j is None for j in chain):
+            continue
+        if chain[-1].child != link or any(j.limits.has_position_limits or j.mimic for j in chain):
+            continue
+        if any(n in carrying for n in mids):  # something rides on the chain: keep it
+            continue
+        plan.skip_joints.update(joints)
+        plan.skip_links.update(mids)
+
+
+def _plan_scopes(model: Model, plan: _Plan, world_H: dict[str, np.ndarray]) -> None:
+    """Nested models for the `::` prefixes of link names; each placed at its model frame."""
+    prefixes: set[str] = set()
+    for out in plan.names.values():
+        parts = out.split("::")
+        prefixes.update("::".join(parts[:k]) for k in range(1, len(parts)))
+    for prefix in sorted(prefixes, key=lambda p: p.count("::")):
+        parent, sep, local = prefix.rpartition("::")
+        parent = parent if sep else ""
+        el = _sub(plan.scopes[parent], "model", name=local)
+        frame = model.frames.get(prefix)
+        if frame is not None and frame.parent_link in plan.names:
+            h = world_H[frame.parent_link] @ frame.link_H_frame
+            canonical = plan.ref(plan.names[frame.parent_link], prefix)
+            if canonical is not None:
+                el.set("canonical_link", canonical)
+        else:
+            h = plan.scope_H[parent]
+        plan.scope_H[prefix] = h
+        plan.scopes[prefix] = el
+        _sub(el, "pose", _pose_text(inverse(plan.scope_H[parent]) @ h, f"nested model '{prefix}'"),
+             relative_to="__model__")
+    # a nested model's elements must come before its pose refers to them: poses are relative to
+    # __model__ (of the parent), so order does not matter to readers
+
+
+def _flat_or_scoped(name: str, plan: _Plan, taken: set[str], diag: Diagnostics, kind: str,
+                    original: str | None = None) -> str:
+    """The output name of a joint or frame: scoped into a nested model when its prefix is one."""
+    out = name
+    head, sep, _ = name.rpartition("::")
+    if sep and head not in plan.scopes:
+        out = unique_name(name.replace("::", "__"), taken.__contains__)
+        diag.warn(f"{kind} '{original or name}' written as '{out}': its '::' prefix is no nested model of links")
+    taken.add(out)
+    return out
+
+
+# -- elements ----------------------------------------------------------------------------------------
+def _inertial(le: etree._Element, link: Link) -> None:
+    ine = link.inertia
+    what = f"the inertia of link '{link.name}'"
+    ie = _sub(le, "inertial")
+    _sub(ie, "pose", _pose_text(make_transform(None, ine.com), f"the inertial of link '{link.name}'"))
+    _sub(ie, "mass", _f(ine.mass, what))
+    ie_i = _sub(ie, "inertia")
+    for k, v in inertia_six(ine.inertia).items():
+        _sub(ie_i, k, _f(v, what))
+
+
+def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str], diag: Diagnostics,
+              link: str) -> None:
+    name = shape.name or f"{kind}_{i}"
+    while name in used:
+        name = f"{name}_{i}"
+    used.add(name)
+    what = f"{kind} '{name}' of link '{link}'"
+    se = _sub(le, kind, name=name)
+    _sub(se, "pose", _pose_text(shape.link_H_geometry, what))
+    ge = _sub(se, "geometry")
+    if isinstance(shape, Box):
+        _sub(_sub(ge, "box"), "size", _fs(shape.size, what))
+    elif isinstance(shape, Sphere):
+        _sub(_sub(ge, "sphere"), "radius", _f(shape.radius, what))
+    elif isinstance(shape, (Cylinder, Capsule)):
+        c = _sub(ge, "cylinder" if isinstance(shape, Cylinder) else "capsule")
+        _sub(c, "radius", _f(shape.radius, what))
+        _sub(c, "length", _f(shape.length, what))
+    elif isinstance(shape, Ellipsoid):
+        _sub(_sub(ge, "ellipsoid"), "radii", _fs(shape.radii, what))
+    elif isinstance(shape, Mesh):
+        c = _sub(ge, "mesh")
+        _sub(c, "uri", shape.filename)
+        _sub(c, "scale", _fs(shape.scale, what))
+    else:
+        diag.warn(f"link '{link}': {shape.kind} geometry cannot be written in SDF 1.9; written as an empty geometry")
+        _sub(ge, "empty")
+    if kind == "visual" and shape.material is not None and shape.material.color is not None:
+        color = np.asarray(shape.material.color, dtype=float)
+        if color.size not in (3, 4) or not np.all(np.isfinite(color)) or np.any(color < 0) or np.any(color > 1):
+            raise ModelError(f"colour {color.tolist()} of {what} is outside [0, 1]; SDF needs r g b a in [0, 1]",
+                             element=f"link '{link}'")
+        me = _sub(se, "material")
+        rgba = _fs(color, what)
+        _sub(me, "ambient", rgba)
+        _sub(me, "diffuse", rgba)
+
+
+def _sensor_name(s_name: str, out_link: str, plan: _Plan, diag: Diagnostics) -> str:
+    scope = plan.scope_of(out_link)
+    if scope and s_name.startswith(scope + "::"):
+        s_name = s_name[len(scope) + 2:]
+    if "::" in s_name or reserved(s_name):
+        new = s_name.replace("::", "__").strip("_") or "sensor"
+        diag.warn(f"sensor '{s_name}' written as '{new}': SDF 1.8+ sensor names have no '::' and no reserved form")
+        return new
+    return s_name
+
+
+def _link_sensors_out(le: etree._Element, model: Model, link: str, plan: _Plan, diag: Diagnostics) -> None:
+    sensors = [s for s in model.sensors.values() if isinstance(s, LinkSensor) and s.parent_link == link]
+    out_link = plan.names[link]
+    done: set[str] = set()
+    for s in sensors:
+        if s.name in done:
+            continue
+        what = f"sensor '{s.name}'"
+        if s.sensor_type is SensorType.ACCELEROMETER and s.name.endswith("_acc"):
+            base = s.name[: -len("_acc")]
+            gyro = model.sensors.get(base + "_gyro")
+            if (isinstance(gyro, LinkSensor) and gyro.sensor_type is SensorType.GYROSCOPE and gyro.parent_link == link
+                    and np.allclose(gyro.link_H_sensor, s.link_H_sensor, atol=1e-12)):
+                se = _sub(le, "sensor", name=_sensor_name(base, out_link, plan, diag), type="imu")
+                _sub(se, "pose", _pose_text(s.link_H_sensor, what))
+                done |= {s.name, gyro.name}
+                continue
+        if s.sensor_type in (SensorType.ACCELEROMETER, SensorType.GYROSCOPE):
+            se = _sub(le, "sensor", name=_sensor_name(s.name, out_link, plan, diag), type="imu")
+            _sub(se, "pose", _pose_text(s.link_H_sensor, what))
+            _sub(se, _IDT_KIND, s.sensor_type.value)
+        elif s.sensor_type is SensorType.OTHER and s.subtype:
+            se = _sub(le, "sensor", name=_sensor_name(s.name, out_link, plan, diag), type=s.subtype)
+            _sub(se, "pose", _pose_text(s.link_H_sensor, what))
+        else:
+            continue
+        done.add(s.name)
+
+
+def _end_ref(link: str, scope: str, plan: _Plan) -> str | None:
+    if link == plan.world_link:
+        return WORLD
+    return plan.ref(plan.names[link], scope)
+
+
+def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan) -> etree._Element:
+    out = plan.joints[joint.name]
+    scope = plan.scope_of(out)
+    world = joint.name in plan.to_world
+    parent, child = WORLD if world else _end_ref(joint.parent, scope, plan), _end_ref(joint.child, scope, plan)
+    if parent is None or child is None:  # ends outside the joint's nested model: written at the top
+        scope = ""
+        out = unique_name(out.replace("::", "__"), lambda n: n in plan.names.values() or n in plan.frames.values())
+        diag.warn(f"joint '{joint.name}' written as '{out}' in the top model: it joins links outside its "
+                  "nested model")
+        parent, child = WORLD if world else _end_ref(joint.parent, "", plan), _end_ref(joint.child, "", plan)
+    if joint.type is JointType.FIXED:
+        jt = "fixed"
+    elif joint.type is JointType.SPHERICAL:
+        jt = "ball"
+    elif joint.type is JointType.PRISMATIC:
+        jt = "prismatic"
+    else:
+        jt = "continuous" if joint.is_continuous else "revolute"
+    what = f"joint '{joint.name}'"
+    je = _sub(plan.scopes[scope], "joint", name=plan.local(out) if scope else out, type=jt)
+    child_H_joint = np.eye(4)
+    if joint.type is JointType.SPHERICAL:
+        child_H_joint[:3, 3] = (inverse(joint.rest_transform) @ np.append(joint.center, 1.0))[:3]
+    elif joint.dofs == 1:
+        child_H_joint[:3, 3] = joint.axis_origin
+    _sub(je, "pose", _pose_text(child_H_joint, what), relative_to=child)
+    _sub(je, "parent", parent)
+    _sub(je, "child", child)
+    if joint.dofs == 1:
+        _axis_el(je, joint, child, diag)
+    for s in model.sensors.values():
+        if isinstance(s, ForceTorqueSensor) and s.parent_joint == joint.name:
+            _ft_el(je, s, joint, plan, diag)
+    return je
+
+
+def _axis_el(je: etree._Element, joint: Joint, child: str, diag: Diagnostics) -> None:
+    what = f"joint '{joint.name}'"
+    ae = _sub(je, "axis")
+    _sub(ae, "xyz", _fs(joint.axis, what), expressed_in=child)
+    lim = joint.limits
+    le = _sub(ae, "limit")
+    if lim.has_position_limits:
+        _sub(le, "lower", _f(max(lim.min_position, -UNLIMITED), what))
+        _sub(le, "upper", _f(min(lim.max_position, UNLIMITED), what))
+    elif joint.type is JointType.PRISMATIC:
+        _sub(le, "lower", _f(-UNLIMITED, what))
+        _sub(le, "upper", _f(UNLIMITED, what))
+    finite = lambda v: bool(np.isfinite(v))  # noqa: E731  (infinite effort/velocity = no limit)
+    _sub(le, "effort", _f(lim.effort_limit, what) if lim.has_effort_limit and finite(lim.effort_limit) else "-1")
+    _sub(le, "velocity", _f(lim.velocity_limit, what) if lim.has_velocity_limit and finite(lim.velocity_limit)
+         else "-1")
+    if joint.dynamics is not None:
+        de = _sub(ae, "dynamics")
+        _sub(de, "damping", _f(joint.dynamics.damping, what))
+        _sub(de, "friction", _f(joint.dynamics.friction, what))
+    if joint.mimic is not None:
+        diag.warn(f"joint '{joint.name}': mimic needs SDF 1.11; written as an idyntree:mimic extension element")
+        _sub(ae, f"{{{IDYNTREE_NS}}}mimic", joint=joint.mimic.joint, multiplier=_f(joint.mimic.multiplier, what),
+             offset=_f(joint.mimic.offset, what))
+
+
+def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, diag: Diagnostics) -> None:
+    """Write the sensor with the frame keyword when our reader gives back the same frame, else explicitly."""
+    child_H_sensor = s.second_link_H_sensor if s.first_link == joint.parent else s.first_link_H_sensor
+    joint_origin = joint.axis_origin if joint.dofs == 1 else np.zeros(3)
+    if joint.type is JointType.SPHERICAL:
+        joint_origin = (inverse(joint.rest_transform) @ np.append(joint.center, 1.0))[:3]
+    child_H_joint = make_transform(None, joint_origin)
+    frame = s.frame
+    expected = None
+    if frame == "child":
+        expected = child_H_joint.copy()
+    elif frame == "parent":
+        expected = make_transform(inverse(joint.rest_transform)[:3, :3], joint_origin)
+    if expected is None or not np.allclose(expected, child_H_sensor, atol=1e-12):
+        frame = "sensor"
+    name = s.name
+    scope = plan.scope_of(plan.joints[joint.name])
+    if scope and name.startswith(scope + "::"):
+        name = name[len(scope) + 2:]
+    se = _sub(je, "sensor", name=name.replace("::", "__"), type="force_torque")
+    _sub(se, "pose", _pose_text(inverse(child_H_joint) @ child_H_sensor, f"sensor '{s.name}'"))
+    fe = _sub(se, "force_torque")
+    _sub(fe, "frame", frame)
+    _sub(fe, "measure_direction", "parent_to_child" if s.applied_wrench_link == joint.child else "child_to_parent")
+
+
+def _frames_out(model: Model, plan: _Plan, diag: Diagnostics) -> None:
+    joint_outs = set(plan.joints.values())
+    for frame in model.frames.values():
+        if frame.name in plan.skip_frames:
+            continue
+        s = model.sensors.get(frame.name)
+        if s is not None and s.frame_link == frame.parent_link and np.allclose(
+                s.frame_transform, frame.link_H_frame, atol=1e-12):
+            continue  # the loader adds sensor frames again
+        out = plan.frames[frame.name]
+        if out in joint_outs or reserved(frame.name) or any(reserved(p) for p in frame.name.split("::")):
+            diag.warn(f"frame '{frame.name}' is not written: its name is a joint's or reserved in SDF")
+            continue
+        if frame.parent_link == plan.world_link or frame.parent_link in plan.skip_links:
+            diag.warn(f"frame '{frame.name}' is not written: it is attached to '{frame.parent_link}', which is not "
+                      "written as a link")
+            continue
+        scope = plan.scope_of(out)
+        link_ref = plan.ref(plan.names[frame.parent_link], scope)
+        if link_ref is None:
+            scope = ""
+            out = out.replace("::", "__")
+            link_ref = plan.names[frame.parent_link]
+            diag.warn(f"frame '{frame.name}' written as '{out}' in the top model: it is attached to a link outside "
+                      "its nested model")
+        fe = _sub(plan.scopes[scope], "frame", name=plan.local(out) if scope else out, attached_to=link_ref)
+        _sub(fe, "pose", _pose_text(frame.link_H_frame, f"frame '{frame.name}'"), relative_to=link_ref)
+
+
+__all__ = ["dump", "reserved"]

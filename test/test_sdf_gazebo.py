@@ -1,0 +1,155 @@
+"""URDF `<gazebo>` extensions to SDF, compared element by element with libsdformat's `ign sdf -p`.
+
+On every URDF of the corpus that carries `<gazebo>` blocks: model plugins (all of them, content
+included), every Gazebo sensor (name, type, content, and pose where both write it on the same
+link), link settings (self_collide, gravity, velocity decay, friction and contact parameters of the
+collisions, material scripts of the visuals) and joint physics.  `ign sdf -p` lumps fixed joints
+and we do not, so link settings are compared on links it did not lump into.  Our output must also
+pass `ign sdf -k`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from lxml import etree
+
+from idyntree_models.api import export_model, load_model
+from idyntree_models.model.transforms import make_transform, rpy_to_matrix
+
+from conftest import rel_id, urdf_files
+
+
+def _gazebo_urdfs() -> list[Path]:
+    return [p for p in urdf_files() if b"<gazebo" in p.read_bytes()]
+
+
+@pytest.fixture(scope="module")
+def ign() -> str:
+    exe = shutil.which("ign")
+    if exe is None:
+        pytest.skip("ign (ignition-tools + sdformat-sdf) not installed: `ign sdf -p` comparison skipped")
+    return exe
+
+
+def _norm(text: str | None) -> object:
+    t = (text or "").strip()
+    if t.lower() in ("true", "false"):
+        return t.lower() == "true"
+    try:
+        return float(t)
+    except ValueError:
+        return " ".join(t.split())
+
+
+def canon(el: etree._Element) -> tuple:
+    """An element as comparable data: tag, attributes, normalised text, children in order."""
+    kids = tuple(canon(c) for c in el if isinstance(c.tag, str))
+    return (el.tag, tuple(sorted(el.attrib.items())), None if kids else _norm(el.text), kids)
+
+
+def _pose(el: etree._Element | None) -> np.ndarray:
+    v = [float(x) for x in (el.text or "").split()] if el is not None else [0.0] * 6
+    return make_transform(rpy_to_matrix(v[3:]), v[:3])
+
+
+def _sensors(model: etree._Element) -> dict[str, tuple[str, etree._Element]]:
+    """Sensor name -> (owner link/joint name, element)."""
+    out = {}
+    for owner in list(model.iter("link")) + list(model.iter("joint")):
+        for s in owner.findall("sensor"):
+            out[s.get("name")] = (owner.get("name"), s)
+    return out
+
+
+def _leaves(el: etree._Element, prefix: str = "") -> set[tuple[str, object]]:
+    out: set[tuple[str, object]] = set()
+    for c in el:
+        if not isinstance(c.tag, str):
+            continue
+        path = f"{prefix}/{c.tag}"
+        if len(c):
+            out |= _leaves(c, path)
+        elif (c.text or "").strip():  # ign writes empty <ode/> placeholders: defaults, nothing set
+            out.add((path, _norm(c.text)))
+    return out
+
+
+def _link_settings(link: etree._Element) -> dict[str, object]:
+    s: dict[str, object] = {tag: _norm(link.findtext(tag)) for tag in ("self_collide", "gravity", "kinematic")
+                            if link.find(tag) is not None}
+    if link.find("velocity_decay") is not None:
+        s["velocity_decay"] = frozenset(_leaves(link.find("velocity_decay")))
+    surfaces: set = set()
+    for col in link.findall("collision"):
+        for tag in ("surface", "max_contacts", "laser_retro"):
+            e = col.find(tag)
+            if e is not None:
+                surfaces |= _leaves(e, tag) if len(e) else {(tag, _norm(e.text))}
+    s["collision settings"] = frozenset(surfaces)
+    s["material scripts"] = frozenset(_norm(v.findtext("material/script/name")) for v in link.findall("visual")
+                                      if v.find("material/script/name") is not None)
+    return s
+
+
+@pytest.mark.parametrize("path", _gazebo_urdfs(), ids=rel_id)
+def test_gazebo_extensions_match_ign_sdf_p(ign: str, path: Path, tmp_path: Path) -> None:
+    done = subprocess.run([ign, "sdf", "-p", str(path)], capture_output=True, text=True, timeout=300)
+    if done.returncode != 0 or "<sdf" not in done.stdout:
+        pytest.skip(f"ign sdf -p cannot convert this file: {done.stderr.strip()[-200:]}")
+    # ign keeps the URDF's undeclared namespace prefixes (old Gazebo tags): read its output leniently
+    theirs = etree.fromstring(done.stdout.encode(), etree.XMLParser(recover=True)).find("model")
+    model = load_model(path)
+    text = export_model(model, "sdf")
+    ours = etree.fromstring(text.encode()).find("model")
+
+    # model plugins, content included
+    plugins = lambda m: sorted(canon(p) for p in m.findall("plugin"))  # noqa: E731
+    assert plugins(ours) == plugins(theirs)
+
+    # every Gazebo sensor, with its content, and its pose where both put it on the same link or joint
+    mine, ref = _sensors(ours), _sensors(theirs)
+    for name, (owner, s) in ref.items():
+        assert name in mine, f"sensor {name}"
+        my_owner, m = mine[name]
+        assert m.get("type") == s.get("type"), name
+        from_model = name in model.sensors or f"{name}_acc" in model.sensors  # ours, Gazebo's content merged in
+        for c in s:
+            if not isinstance(c.tag, str) or c.tag == "pose" or (from_model and c.tag == "force_torque"):
+                continue
+            assert any(canon(c) == canon(x) for x in m.findall(c.tag)), (name, c.tag)
+        if my_owner == owner and not from_model:
+            np.testing.assert_allclose(_pose(m.find("pose")), _pose(s.find("pose")), atol=1e-9, err_msg=name)
+
+    # link settings where ign did not lump other links in
+    our_links = {e.get("name"): e for e in ours.iter("link")}
+    compared = 0
+    for link in theirs.findall("link"):
+        name = link.get("name")
+        lumped = any("fixed_joint_lump" in (e.get("name") or "") for e in link)
+        if lumped or name not in our_links:
+            continue
+        assert _link_settings(our_links[name]) == _link_settings(link), name
+        compared += 1
+    assert compared > 0
+
+    # joint physics written from the extensions
+    our_joints = {e.get("name"): e for e in ours.iter("joint")}
+    for joint in theirs.findall("joint"):
+        mine_j = our_joints.get(joint.get("name"))
+        if mine_j is None:
+            continue
+        for p in ("physics/provide_feedback", "physics/ode/provide_feedback", "physics/ode/implicit_spring_damper",
+                  "physics/ode/fudge_factor"):
+            if joint.find(p) is not None and _norm(joint.findtext(p)) is not False:
+                assert _norm(mine_j.findtext(p)) == _norm(joint.findtext(p)), (joint.get("name"), p)
+
+    out = tmp_path / "model.sdf"
+    out.write_text(text)
+    check = subprocess.run([ign, "sdf", "-k", str(out)], capture_output=True, text=True, timeout=300)
+    errors = [ln for ln in (check.stdout + check.stderr).splitlines() if "Error" in ln and "inertia" not in ln]
+    assert "Valid." in check.stdout or not errors, check.stdout + check.stderr

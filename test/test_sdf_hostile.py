@@ -1,0 +1,272 @@
+"""Hostile and careless SDF input, and SDF exports our reader must be able to read back (issue 11).
+
+Each case is a small input made here: include cycles and bombs, over-long URIs, huge included
+files, includes outside the allowed directories, an absurd `version`, and exports of models whose
+names or values SDF reserves or cannot hold.  Each must give a ModelError naming what is wrong
+(never RecursionError, OSError, MemoryError or an internal error), or an SDF file that loads back.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from idyntree_models.api import export_model, load_model
+from idyntree_models.errors import ModelError
+from idyntree_models.formats.sdf import uris
+from idyntree_models.model.kinematics import Kinematics
+
+from conftest import corpus_files, rel_id
+
+LINK = '<link name="l"/>'
+
+
+def _model(body: str = LINK, name: str = "m", version: str = "1.9") -> str:
+    return f'<?xml version="1.0"?>\n<sdf version="{version}">\n<model name="{name}">\n{body}\n</model>\n</sdf>\n'
+
+
+def _include(uri: str, name: str | None = None) -> str:
+    return f"<include><uri>{uri}</uri>{f'<name>{name}</name>' if name else ''}</include>"
+
+
+def _refused(path_or_text, match: str, **kw) -> ModelError:
+    with pytest.raises(ModelError, match=match) as e:
+        load_model(path_or_text, **kw)
+    assert "internal error" not in str(e.value)
+    return e.value
+
+
+def test_file_including_itself_by_path(tmp_path: Path) -> None:
+    f = tmp_path / "self.sdf"
+    f.write_text(_model(LINK + _include("self.sdf", "again")))
+    err = _refused(f, "include cycle")
+    assert err.line == 4 and "include cycle self.sdf -> self.sdf" in str(err)
+
+
+def test_model_including_itself_by_model_uri(tmp_path: Path) -> None:
+    d = tmp_path / "models" / "loop"
+    d.mkdir(parents=True)
+    (d / "model.config").write_text('<model><sdf version="1.9">model.sdf</sdf></model>')
+    (d / "model.sdf").write_text(_model(LINK + _include("model://loop", "inner")))
+    top = tmp_path / "top.sdf"
+    top.write_text(_model(LINK + _include("model://loop")))
+    _refused(top, "include cycle", search_paths=[str(tmp_path / "models")])
+
+
+def test_two_files_including_each_other(tmp_path: Path) -> None:
+    (tmp_path / "a.sdf").write_text(_model(LINK + _include("b.sdf", "b")))
+    (tmp_path / "b.sdf").write_text(_model(LINK + _include("a.sdf", "a")))
+    err = _refused(tmp_path / "a.sdf", "include cycle")
+    assert "a.sdf -> b.sdf -> a.sdf" in str(err)
+
+
+def test_include_bomb_is_refused_quickly(tmp_path: Path) -> None:
+    # six files of under 1 KB, each including the next ten times: 111,111 models if expanded
+    for k in range(6):
+        body = LINK if k == 5 else LINK + "".join(_include(f"f{k + 1}.sdf", f"m{i}") for i in range(10))
+        (tmp_path / f"f{k}.sdf").write_text(_model(body))
+        assert (tmp_path / f"f{k}.sdf").stat().st_size < 1024
+    start = time.perf_counter()
+    err = _refused(tmp_path / "f0.sdf", f"more than {uris.MAX_INCLUDES} <include>s")
+    assert time.perf_counter() - start < 60  # bounded work (a few seconds), not 111,111 models
+    assert err.source and err.line
+
+
+def test_include_depth_limit(tmp_path: Path) -> None:
+    n = uris.MAX_INCLUDE_DEPTH + 3
+    for k in range(n):
+        body = LINK if k == n - 1 else LINK + _include(f"d{k + 1}.sdf", "next")
+        (tmp_path / f"d{k}.sdf").write_text(_model(body))
+    _refused(tmp_path / "d0.sdf", f"nested more than {uris.MAX_INCLUDE_DEPTH} files deep")
+
+
+def test_nesting_depth_limit_in_one_file() -> None:
+    depth = uris.MAX_NESTING + 5
+    body = "".join(f'<model name="n{k}">{LINK}' for k in range(depth)) + "</model>" * depth
+    _refused(_model(LINK + body).encode(), f"nested more than {uris.MAX_NESTING} levels", format="sdf")
+
+
+def test_deeply_flattened_name_is_refused() -> None:
+    name = "::".join(["a"] * 3000) + "::l"
+    text = f'<sdf version="1.7">\n<world name="w"><model name="m">\n<link name="{name}"/></model></world></sdf>'
+    err = _refused(text.encode(), f"more than {uris.MAX_NESTING} levels deep", format="sdf")
+    assert err.line == 3
+
+
+@pytest.mark.parametrize("uri", ["x" * 300, "model://" + "y" * 256 + "/model.sdf", "a/" * 3000])
+def test_overlong_include_uri_refused_before_the_file_system(tmp_path: Path, uri: str) -> None:
+    f = tmp_path / "long.sdf"
+    f.write_text(_model(LINK + _include(uri)))
+    err = _refused(f, "characters long")
+    assert err.line == 4
+
+
+def test_huge_included_file_refused_before_reading(tmp_path: Path) -> None:
+    big = tmp_path / "big.sdf"
+    with open(big, "wb") as fh:  # sparse: no disk used, and reading it whole would take 64+ MB
+        fh.write(_model().encode())
+        fh.truncate(uris.MAX_FILE_BYTES + 1)
+    top = tmp_path / "top.sdf"
+    top.write_text(_model(LINK + _include("big.sdf", "big")))
+    _refused(top, f"included files may have at most {uris.MAX_FILE_BYTES}")
+
+
+def test_include_of_a_device_is_refused(tmp_path: Path) -> None:
+    top = tmp_path / "top.sdf"
+    top.write_text(_model(LINK + _include("/dev/zero", "z")))
+    _refused(top, "cannot find '/dev/zero'", allow_include_outside=["/dev"])  # a directory, not a model file
+
+
+def _outside_layout(tmp_path: Path) -> tuple[Path, Path]:
+    inside, outside = tmp_path / "inside", tmp_path / "outside"
+    inside.mkdir()
+    outside.mkdir()
+    (outside / "other.sdf").write_text(_model('<link name="o"/>', name="other"))
+    top = inside / "top.sdf"
+    top.write_text(_model(LINK + _include("../outside/other.sdf", "other")))
+    return top, outside
+
+
+def test_includes_stay_in_the_file_tree_unless_allowed(tmp_path: Path) -> None:
+    top, outside = _outside_layout(tmp_path)
+    missing = tmp_path / "inside" / "missing.sdf"
+    missing.write_text(_model(LINK + _include("../outside/nothing_here.sdf", "x")))
+    # the same answer whether or not the file exists outside: nothing about the machine is revealed
+    e1 = _refused(top, "cannot find '../outside/other.sdf'")
+    e2 = _refused(missing, "cannot find '../outside/nothing_here.sdf'")
+    assert e1.message.split("'")[2:] == e2.message.split("'")[2:]
+    abs_top = tmp_path / "inside" / "abs.sdf"
+    abs_top.write_text(_model(LINK + _include("/etc/passwd", "p")))
+    _refused(abs_top, "cannot find '/etc/passwd'")
+    m = load_model(top, allow_include_outside=[str(outside)])
+    assert "other::o" in m.links
+
+
+def test_symlink_out_of_the_tree_is_not_followed(tmp_path: Path) -> None:
+    top, outside = _outside_layout(tmp_path)
+    (tmp_path / "inside" / "link.sdf").symlink_to(outside / "other.sdf")
+    top.write_text(_model(LINK + _include("link.sdf", "other")))
+    _refused(top, "cannot find 'link.sdf'")
+
+
+def test_cli_allow_include_outside(tmp_path: Path) -> None:
+    top, outside = _outside_layout(tmp_path)
+    cli = [sys.executable, "-m", "idyntree_models.cli", "-i", str(top), "-o", str(tmp_path / "out.json")]
+    refused = subprocess.run(cli, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 1 and "--allow-include-outside" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    ok = subprocess.run(cli + ["--allow-include-outside", str(outside)], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+
+
+@pytest.mark.parametrize("version", ["1" * 5000 + ".9", "1." + "9" * 5000, "1.٩", "1.9.1", "", "one"])
+def test_version_attribute_read_strictly(version: str) -> None:
+    err = _refused(_model(version=version).encode(), "version attribute like '1.9'", format="sdf")
+    assert len(str(err)) < 300
+
+
+# -- exports our reader must read back ---------------------------------------------------------------
+def _skel_files() -> list[Path]:
+    return corpus_files("skel", "*.skel")
+
+
+@pytest.mark.parametrize("path", _skel_files(), ids=rel_id)
+def test_skel_to_sdf_loads_back(path: Path) -> None:
+    try:
+        m = load_model(path)
+    except ModelError:
+        pytest.skip("not a model we load")
+    text = export_model(m, "sdf")
+    back = load_model(text, format="sdf")
+    assert back.dofs == m.dofs
+    fk1, fk2 = Kinematics(m).world_transforms({}), Kinematics(back).world_transforms({})
+    base = back.default_base_link  # SKEL's world link is SDF's world: compare relative to the link below it
+    assert set(back.links) - {"world"} == set(m.links) - {"world"}  # a moving world joint re-adds it
+    for name in back.links:
+        np.testing.assert_allclose(np.linalg.inv(fk2[base]) @ fk2[name], np.linalg.inv(fk1[base]) @ fk1[name],
+                                   atol=1e-9, err_msg=name)
+    for fmt in ("urdf", "idyntree-model-json"):  # and on to any format
+        load_model(export_model(back, fmt), format=fmt)
+
+
+URDF_WORLD_FIXED = """<robot name="r"><link name="world"/>
+  <joint name="anchor" type="fixed"><parent link="world"/><child link="base"/><origin xyz="0 0 1"/></joint>
+  <link name="base"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link></robot>"""
+
+URDF_HEAVY_WORLD = """<robot name="r">
+  <link name="world"><inertial><mass value="2"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <joint name="j" type="revolute"><parent link="world"/><child link="arm"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <link name="arm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link></robot>"""
+
+
+def test_urdf_world_link_becomes_sdf_world_attachment() -> None:
+    m = load_model(URDF_WORLD_FIXED, format="urdf")
+    warnings: list[str] = []
+    text = export_model(m, "sdf", warnings=warnings)
+    assert "<parent>world</parent>" in text and '<frame name="world"' not in text
+    assert any("world attachment" in w for w in warnings)
+    back = load_model(text, format="sdf")
+    assert back.metadata.get("fixed_base") is True and set(back.links) == {"base"}
+    # the model is placed in the world where the URDF's world frame says (libsdformat's reading)
+
+
+def test_reserved_link_name_with_mass_is_renamed() -> None:
+    m = load_model(URDF_HEAVY_WORLD, format="urdf")
+    warnings: list[str] = []
+    back = load_model(export_model(m, "sdf", warnings=warnings), format="sdf")
+    assert any("link 'world' written as 'world_link'" in w for w in warnings)
+    assert set(back.links) == {"world_link", "arm"} and back.dofs == 1
+
+
+def test_colour_out_of_range_refused_on_export() -> None:
+    m = load_model(find_demo())
+    link = next(n for n, lk in m.links.items() if lk.visuals)
+    shape = m.links[link].visuals[0]
+    from idyntree_models.model.model import Material
+
+    shape.material = Material("bad", np.array([1.5, 0.0, 0.0, 1.0]))
+    with pytest.raises(ModelError, match=r"outside \[0, 1\]") as e:
+        export_model(m, "sdf")
+    assert link in str(e.value)
+
+
+def test_non_finite_value_refused_on_export() -> None:
+    m = load_model(find_demo())
+    link = next(iter(m.links.values()))
+    link.visuals.clear()
+    from idyntree_models.model.model import Sphere
+
+    link.visuals.append(Sphere(np.eye(4), "ball", radius=float("inf")))
+    with pytest.raises(ModelError, match="cannot be written") as e:
+        export_model(m, "sdf")
+    assert "ball" in str(e.value)
+
+
+def find_demo() -> Path:
+    from conftest import DEMO
+
+    return DEMO / "demo_arm.urdf"
+
+
+def test_environment_search_path_is_allowed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lib = tmp_path / "lib" / "thing"
+    lib.mkdir(parents=True)
+    (lib / "model.config").write_text('<model><sdf version="1.9">thing.sdf</sdf></model>')
+    (lib / "thing.sdf").write_text(_model('<link name="t"/>', name="thing"))
+    top = tmp_path / "work" / "top.sdf"
+    top.parent.mkdir()
+    top.write_text(_model(LINK + _include("model://thing")))
+    _refused(top, "cannot find 'model://thing'")
+    monkeypatch.setenv("SDF_PATH", str(tmp_path / "lib"))
+    assert "thing::t" in load_model(top).links
+    assert os.environ["SDF_PATH"]
