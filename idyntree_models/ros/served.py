@@ -7,6 +7,7 @@ swapped in as one object (the node never mixes frames of two models).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -52,7 +53,8 @@ class JointStatePlan:
     """How to turn a joint_states message with a given name list into one /tf message.
 
     Built once per distinct name list (publishers send the same list every time), so the
-    per-message work is a dict of positions, one batched kinematics call and a buffer patch.
+    per-message work is one gather of positions into the kinematics' position vector, one
+    kinematics call and a buffer patch.
     """
 
     scalar: list[tuple[str, int]]  # (joint name, index in the message) of 1-DOF joints
@@ -60,6 +62,8 @@ class JointStatePlan:
     published: np.ndarray  # indices into Kinematics.joints, in publishing order
     template: TFTemplate | None
     pairs: list[tuple[str, str]]
+    q_cols: np.ndarray  # columns of the positions vector the scalar joints set ...
+    msg_index: np.ndarray  # ... from these entries of the message
 
 
 class ServedModel:
@@ -85,6 +89,7 @@ class ServedModel:
             if j.mimic is not None:
                 self._mimics.setdefault(j.mimic.joint, []).append(i)
         self.last_publish = np.full(len(self.kin.joints), -np.inf)
+        self._q0 = self.kin.positions({})[0]  # the zero configuration's positions vector
 
     # -- static content -----------------------------------------------------------------
     def _static_frames(self) -> list[StaticFrame]:
@@ -203,22 +208,28 @@ class ServedModel:
             if not template.verify():
                 self.fast_serialization = False
                 template = None
+        cols = self.kin.position_index
         return JointStatePlan(scalar, [(n, tuple(s)) for n, s in spherical.items()],
-                              np.array(published, dtype=int), template, pairs)
+                              np.array(published, dtype=int), template, pairs,
+                              np.array([cols[n] for n, _ in scalar], dtype=int),
+                              np.array([k for _, k in scalar], dtype=int))
 
     def transforms(self, plan: JointStatePlan, positions) -> np.ndarray:
         """(n, 7) poses of the plan's joints for the message's positions."""
-        config: dict[str, object] = {name: positions[k] for name, k in plan.scalar}
+        if not math.isfinite(math.fsum(positions)):  # one C loop; a NaN/inf anywhere makes the sum non-finite
+            bad = sorted(name for name, k in plan.scalar if not math.isfinite(positions[k]))
+            bad += sorted(name for name, ks in plan.spherical if any(k >= 0 and not math.isfinite(positions[k])
+                                                                     for k in ks))
+            if bad:  # a NaN would reach /tf as a NaN transform, which breaks every tf2 listener's tree
+                raise ModelError(f"non-finite position for joint(s) {', '.join(bad[:5])}")
+            # else only joints this message does not publish (or a sum that overflowed): go on
+        q = self._q0.copy()
+        q[plan.q_cols] = np.asarray(positions, dtype=float)[plan.msg_index]
         for name, (ix, iy, iz) in plan.spherical:
             angles = [positions[k] if k >= 0 else 0.0 for k in (ix, iy, iz)]
-            config[name] = angles
-        bad = [name for name, v in config.items() if not np.all(np.isfinite(v))]
-        if bad:  # a NaN would reach /tf as a NaN transform, which breaks every tf2 listener's tree
-            raise ModelError(f"non-finite position for joint(s) {', '.join(sorted(bad)[:5])}")
-        for name, _ in plan.spherical:
-            angles = config[name]
-            config[name] = three_revolute_to_quaternion(*angles)
-        local = self.kin.joint_transforms(config)[0]
+            col = self.kin.position_index[name]
+            q[col:col + 4] = three_revolute_to_quaternion(*angles)
+        local = self.kin.joint_transforms_q(q)[0]
         return transforms_to_xyz_xyzw(local[plan.published])
 
 
