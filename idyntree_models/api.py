@@ -2,19 +2,31 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
+import stat
 from pathlib import Path
 
 from .errors import ModelError
 from .formats import Format, detect_format, dumper, format_from_path, get_format, loader
-from .formats.base import Diagnostics, ExportOptions, LoadOptions
+from .formats.base import (
+    MAX_FILE_BYTES,
+    Diagnostics,
+    ExportOptions,
+    LoadOptions,
+    check_text,
+    decode_utf8,
+    read_file_limited,
+)
 from .formats.mesh_uris import report_lost_extensions, rewrite_mesh_uris
+from .formats.numbers import show
 from .formats.xacro import expand as expand_xacro
 from .formats.xacro import uses_xacro
 from .model.model import Model
 from .model.spherical import add_sensor_frames, fold_three_revolute_joints
 from .model.validation import validate
+from .output import write_text
 
 log = logging.getLogger("idyntree_models")
 
@@ -25,26 +37,38 @@ def _looks_like_text(s: str) -> bool:
 
 
 def _read_text(source: str | bytes | os.PathLike) -> tuple[str, str | None]:
-    """(text, file name for messages) of a path or of a model given as text."""
+    """(text, file name for messages) of a path or of a model given as text.
+
+    Files (and texts) larger than `formats.base.MAX_FILE_BYTES` are refused before reading; text
+    that cannot be written back (a lone surrogate in a Python str) is refused with its line.
+    """
     name: str | None = None
     if isinstance(source, bytes):
-        try:
-            text = source.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            raise ModelError(f"the model is not UTF-8 text ({e.reason} at byte {e.start})") from None
+        if len(source) > MAX_FILE_BYTES:
+            raise ModelError(f"the model has {len(source)} bytes, more than the {MAX_FILE_BYTES} a model may have")
+        text = decode_utf8(source)
     elif isinstance(source, os.PathLike) or (isinstance(source, str) and not _looks_like_text(source)):
         path = Path(source)
         name = str(path)
-        if not path.is_file():
-            raise ModelError("no such file" if not path.exists() else "not a regular file", source=name)
+        check_text(name)
+        if "\x00" in name:
+            raise ModelError("neither model text (which starts with '<' or '{') nor a file name (it holds a NUL)")
         try:
-            text = path.read_bytes().decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            raise ModelError(f"the file is not UTF-8 text ({e.reason} at byte {e.start})", source=name) from None
-        except OSError as e:
-            raise ModelError(f"cannot read the file: {e.strerror}", source=name) from None
+            st = path.stat()
+        except OSError as e:  # ENOENT, but also ENAMETOOLONG for text taken for a path, ELOOP, EACCES
+            why = "no such file" if isinstance(e, FileNotFoundError) else f"cannot read the file: {e.strerror}"
+            if e.errno == errno.ENAMETOOLONG:
+                why += " (model text must start with '<' or '{', or hold a line break)"
+                name = show(name)
+            raise ModelError(why, source=name) from None
+        if not stat.S_ISREG(st.st_mode):
+            raise ModelError("not a regular file", source=name)
+        text = decode_utf8(read_file_limited(name), name)
     else:
         text = str(source)
+        if len(text) > MAX_FILE_BYTES:
+            raise ModelError(f"the model has {len(text)} characters, more than the {MAX_FILE_BYTES} a model may have")
+        check_text(text)
     if not text.strip():
         raise ModelError("the model is empty", source=name)
     return text, name
@@ -93,6 +117,11 @@ def load_description(
     **options,
 ) -> tuple[Model, str, Format]:
     """load_model that also returns the text it read (after xacro) and its format (for the ROS node)."""
+    return _load(source, format, warnings, True, options)
+
+
+def _load(source, format: str | None, warnings: list[str] | None, keep_text: bool,
+          options: dict) -> tuple[Model, str | None, Format]:
     opts = LoadOptions.from_kwargs(**options)
     text, name = _read_text(source)
     diag = Diagnostics(name, strict=opts.strict)
@@ -101,7 +130,13 @@ def load_description(
     try:
         text, fmt = _format_of(text, name, format, diag, opts)
         load = loader(fmt)
-        model = load(text, opts, diag)
+        if keep_text:
+            model = load(text, opts, diag)
+        else:
+            # hand the loader the only reference to the text, so that a streaming reader (URDF) frees a
+            # large document once it is parsed instead of keeping it through validation
+            holder, text = [text], None
+            model = load(holder.pop(), opts, diag)
         finish_model(model, opts, diag)
     except ModelError as e:
         raise e.with_source(name) from None
@@ -130,21 +165,24 @@ def load_model(
     `warnings` is a list, appended to it.  Raises ModelError for anything wrong with the input,
     and with `strict=True` for anything that would have been a warning.
     """
-    return load_description(source, format, warnings=warnings, **options)[0]
+    return _load(source, format, warnings, False, options)[0]
 
 
 def finish_model(model: Model, opts: LoadOptions, diag: Diagnostics) -> None:
     """Format-independent steps every loaded model goes through, then full validation."""
     from .model.topology import tree_order
 
-    tree_order(model)
-    if opts.add_sensor_frames_as_additional_frames:
+    tree = tree_order(model)
+    if opts.add_sensor_frames_as_additional_frames:  # frames only: the tree stays as it is
         for name in add_sensor_frames(model):
             diag.warn(f"sensor '{name}': no frame added for it because the name is already a link or frame")
     if opts.convert_three_revolute_joints_to_spherical:
-        for name in fold_three_revolute_joints(model, opts.spherical_joint_tolerance):
+        folded = fold_three_revolute_joints(model, opts.spherical_joint_tolerance)
+        for name in folded:
             log.info("folded three revolute joints into spherical joint '%s'", name)
-    for w in validate(model, source=diag.source):
+        if folded:
+            tree = None
+    for w in validate(model, source=diag.source, tree=tree):
         diag.warn(w)
 
 
@@ -161,10 +199,34 @@ def export_model(model: Model, format: str, *, warnings: list[str] | None = None
     validate(model)
     model = rewrite_mesh_uris(model, fmt.name, opts, diag)
     report_lost_extensions(model, fmt.name, diag)
-    text = dump(model, opts, diag)
+    try:
+        text = dump(model, opts, diag)
+    except ModelError:
+        raise
+    except (ValueError, ArithmeticError, KeyError, TypeError, IndexError, AttributeError) as e:  # an exporter bug
+        log.debug("internal error while writing %s", fmt.name, exc_info=True)
+        raise ModelError(f"internal error while writing {fmt.name}: {type(e).__name__}: {e}") from e
     if warnings is not None:
         warnings.extend(diag.warnings)
     return text
+
+
+def save_model(model: Model, path: str | os.PathLike, format: str | None = None, *,
+               warnings: list[str] | None = None, **options) -> None:
+    """Export the model and write it to `path` safely (see `idyntree_models.output`).
+
+    The format is taken from the extension when not given.  The file is replaced atomically
+    (through symlinks, keeping its permissions); devices and FIFOs are written directly.  Relative
+    mesh references are rebased onto the file's folder unless `output_dir` says otherwise.
+    """
+    name = os.fspath(path)
+    if format is None:
+        fmt = format_from_path(name)
+        if fmt is None:
+            raise ModelError(f"cannot tell the output format from '{name}': give format=")
+        format = fmt.name
+    options.setdefault("output_dir", os.path.dirname(os.path.abspath(name)))
+    write_text(name, export_model(model, format, warnings=warnings, **options))
 
 
 def convert(

@@ -9,9 +9,10 @@ import sys
 
 from .api import export_model, load_model
 from .cli_options import add_reduce_arguments, add_xacro_and_strict_arguments, reduce_from_args, xacro_args
-from .errors import ModelError
+from .errors import ModelError, one_line
 from .formats import FORMATS, detect_format, format_from_path, get_format
-from .formats.base import FREE_BODIES
+from .formats.base import FREE_BODIES, MAX_FILE_BYTES
+from .output import Interrupted, signals_raise, write_text
 
 log = logging.getLogger("idyntree_models")
 
@@ -77,11 +78,18 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="DIR",
-        help="let SDF <include>s read files under DIR (repeatable); by default only the input file's directory "
-        "tree and the model search paths are read",
+        help="also read files a model refers to (SDF includes, SKEL meshes) under DIR (repeatable); by default "
+        "only the model file's own directory tree and the model search paths are read",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     return p
+
+
+class _OneLineFormatter(logging.Formatter):
+    """Warnings on stderr, one line each, whatever the names in them hold."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return one_line(super().format(record))
 
 
 def _output_format(args) -> str:
@@ -97,69 +105,76 @@ def _output_format(args) -> str:
 
 def run(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.ERROR if args.quiet else logging.WARNING, format="%(levelname)s: %(message)s")
-    warnings: list[str] = []
+    handler = logging.StreamHandler()
+    handler.setFormatter(_OneLineFormatter("%(levelname)s: %(message)s"))
+    logging.basicConfig(level=logging.ERROR if args.quiet else logging.WARNING, handlers=[handler], force=True)
+    logging.captureWarnings(True)  # a Python warning (numpy's, say) is one line too
     try:
-        out_format = _output_format(args)
-        options = {
-            "convert_three_revolute_joints_to_spherical": args.convert_three_revolute_joints_to_spherical,
-            "add_sensor_frames_as_additional_frames": not args.no_sensor_frames,
-            "model": args.model,
-            "skeleton": args.skeleton,
-            "search_paths": tuple(args.model_path),
-            "xacro_args": xacro_args(args.xacro_arg),
-            "strict": args.strict,
-            "free_bodies": args.free_bodies,
-            "allow_include_outside": tuple(args.allow_include_outside),
-        }
-        if args.input == "-":
-            text = sys.stdin.buffer.read()
-            if args.input_format is None:
-                try:
-                    detect_format(text.decode("utf-8-sig", errors="replace"))
-                except ModelError as e:
-                    raise ModelError(f"{e.message}; give --input-format", source="<stdin>") from None
-            try:
-                model = load_model(text, args.input_format, warnings=warnings, **options)
-            except ModelError as e:
-                raise e.with_source("<stdin>") from None
-        else:
-            model = load_model(os.fspath(args.input), args.input_format, warnings=warnings, **options)
-        model = reduce_from_args(model, args, warnings)
-        text = export_model(
-            model,
-            out_format,
-            warnings=warnings,
-            export_spherical_joints_as_three_revolute_joints=not args.no_export_spherical_joints_as_three_revolute_joints,
-            mjcf_free_joint=args.mjcf_free_joint,
-            mesh_uri=args.mesh_uri,
-            resolve_mesh_uris=args.resolve_mesh_uris,
-            output_dir=None if args.output == "-" else os.path.dirname(os.path.abspath(args.output)),
-            search_paths=tuple(args.model_path),
-            strict=args.strict,
-        )
-        if args.output == "-":
-            sys.stdout.write(text)
-            sys.stdout.flush()
-        else:
-            tmp = f"{args.output}.tmp{os.getpid()}"
-            try:
-                with open(tmp, "w", encoding="utf-8") as fh:
-                    fh.write(text)
-                os.replace(tmp, args.output)
-            except OSError as e:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise ModelError(f"cannot write the output: {e.strerror}", source=args.output) from None
+        with signals_raise():
+            _convert(args)
     except ModelError as e:
-        print(f"idyntree-model-convert: error: {e}", file=sys.stderr)
+        print(f"idyntree-model-convert: error: {one_line(str(e))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+    except Interrupted as e:
+        return 128 + e.signum
     except Exception as e:  # last resort: one line, never a traceback
-        print(f"idyntree-model-convert: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        print(f"idyntree-model-convert: internal error: {one_line(f'{type(e).__name__}: {e}')}", file=sys.stderr)
         return 3
     return 0
+
+
+def _convert(args) -> None:
+    warnings: list[str] = []
+    out_format = _output_format(args)
+    options = {
+        "convert_three_revolute_joints_to_spherical": args.convert_three_revolute_joints_to_spherical,
+        "add_sensor_frames_as_additional_frames": not args.no_sensor_frames,
+        "model": args.model,
+        "skeleton": args.skeleton,
+        "search_paths": tuple(args.model_path),
+        "xacro_args": xacro_args(args.xacro_arg),
+        "strict": args.strict,
+        "free_bodies": args.free_bodies,
+        "allow_include_outside": tuple(args.allow_include_outside),
+    }
+    if args.input == "-":
+        text = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        if len(text) > MAX_FILE_BYTES:
+            raise ModelError(f"the model has more than the {MAX_FILE_BYTES} bytes a model may have", source="<stdin>")
+        if args.input_format is None:
+            try:
+                detect_format(text.decode("utf-8-sig", errors="replace"))
+            except ModelError as e:
+                raise ModelError(f"{e.message}; give --input-format", source="<stdin>") from None
+        try:
+            model = load_model(text, args.input_format, warnings=warnings, **options)
+        except ModelError as e:
+            raise e.with_source("<stdin>") from None
+    else:
+        model = load_model(os.fspath(args.input), args.input_format, warnings=warnings, **options)
+    model = reduce_from_args(model, args, warnings)
+    text = export_model(
+        model,
+        out_format,
+        warnings=warnings,
+        export_spherical_joints_as_three_revolute_joints=not args.no_export_spherical_joints_as_three_revolute_joints,
+        mjcf_free_joint=args.mjcf_free_joint,
+        mesh_uri=args.mesh_uri,
+        resolve_mesh_uris=args.resolve_mesh_uris,
+        output_dir=None if args.output == "-" else os.path.dirname(os.path.abspath(args.output)),
+        search_paths=tuple(args.model_path),
+        strict=args.strict,
+    )
+    if args.output == "-":
+        try:
+            sys.stdout.buffer.write(text.encode("utf-8"))
+            sys.stdout.flush()
+        except OSError as e:
+            raise ModelError(f"cannot write the output: {e.strerror or e}", source="<stdout>") from None
+    else:
+        write_text(args.output, text)
 
 
 def main() -> None:

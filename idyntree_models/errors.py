@@ -42,5 +42,16 @@ class ModelError(ValueError):
         return self
 
 
+def one_line(text: str) -> str:
+    """`text` on one line: line breaks and other control characters escaped as in Python literals.
+
+    Names come from the model file and libxml2's messages end in a newline; a message printed as
+    "one line per error" must stay one line whatever they hold.
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
+
+
 class UnsupportedFormatError(ModelError):
     """A format that is known but cannot be read or written (yet) in that direction."""

@@ -137,10 +137,10 @@ def test_non_finite_numbers_are_rejected(doc):
     text = json.dumps(doc, indent=2)
     d = json.loads(text)
     d["joints"][3]["rest_transform"]["position"][1] = float("nan")
-    _fails(json.dumps(d), r"joints\[3\]\.rest_transform\.position\[1\]: nan is not a finite number")
+    _fails(json.dumps(d), r"joints\[3\]\.rest_transform\.position\[1\]: NaN is not a JSON number")
     d["joints"][3]["rest_transform"]["position"][1] = 0.0
     d["links"][1]["inertia"]["center_of_mass"][2] = float("inf")
-    _fails(json.dumps(d), r"links\[1\]\.inertia\.center_of_mass\[2\]: inf is not a finite number")
+    _fails(json.dumps(d), r"links\[1\]\.inertia\.center_of_mass\[2\]: Infinity is not a JSON number")
     # a literal that overflows to infinity
     big = text.replace('"mass": ', '"mass": 1e999, "_": ', 1)
     with pytest.raises(ModelError):

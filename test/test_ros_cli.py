@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from idyntree_models.api import export_model, load_model
-from ros_harness import ros_env
 
 from conftest import DEMO, MODELS
 from model_compare import assert_models_equal
+from ros_harness import ros_env
 
 VENV_BIN = Path(sys.executable).parent
 ROS2 = VENV_BIN / "ros2"

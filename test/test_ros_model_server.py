@@ -266,6 +266,35 @@ def test_services_convert_and_get_model_including_bad_requests(ros):
     assert server.alive()
 
 
+def test_convert_model_reads_no_file_unless_allowed(ros, tmp_path):
+    """A request naming a file (here a SKEL mesh) reads nothing, and says the same whether it exists or not."""
+    mesh = tmp_path / "secret.obj"
+    mesh.write_text("v 0 0 0\nv 1 2 3\n")
+    skel = ('<skel><world name="w"><skeleton name="s"><body name="b"><inertia><mass>1</mass></inertia>'
+            "<visualization_shape><geometry><mesh><file_name>{}</file_name></mesh></geometry></visualization_shape>"
+            '</body><joint type="free" name="j"><parent>world</parent><child>b</child></joint></skeleton></world></skel>')
+
+    def convert(probe, path: str):
+        req = ConvertModel.Request(model=skel.format(path), output_format="idyntree-model-json")
+        resp = probe.call(ConvertModel, "/model_server/convert_model", req)
+        assert resp.success, resp.message
+        notes = [w.replace(path, "PATH") for w in resp.warnings if "mesh" in w]
+        return load_model(resp.model.encode()).links["b"].inertia.inertia, notes
+
+    server, probe = ros(58, {"model_file": str(DEMO_ARM)})
+    wait_ready(server, probe)
+    inertia, notes = convert(probe, str(mesh))
+    assert np.array_equal(inertia, np.eye(3))  # DART's default: the mesh was not read
+    assert notes and "reading files is disabled" in notes[0]
+    assert convert(probe, str(tmp_path / "missing.obj"))[1] == notes  # nothing learnt about the file system
+
+    server2, probe2 = ros(59, {"model_file": str(DEMO_ARM), "allow_file_access": True})
+    wait_ready(server2, probe2)
+    _, notes = convert(probe2, str(mesh))
+    assert notes and "outside the model file's directory tree" in notes[0]  # allowed, but still contained
+    assert server.alive() and server2.alive()
+
+
 # -- model changes -----------------------------------------------------------------------------
 
 def set_parameter(probe, name: str, value: str):

@@ -3,14 +3,138 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
+import stat
 from dataclasses import dataclass, field, fields
 
 from ..errors import ModelError
+from .numbers import show
 
 log = logging.getLogger("idyntree_models")
 
 FREE_BODIES = ("chain", "error")
+MAX_FILE_BYTES = 256 * 1024 * 1024
+"""Largest model file (or model text) any reader accepts, in bytes; larger ones are refused before
+reading.  The largest real robot description we know (iCub, 213 links) is under 1 MB and a
+100,000-link URDF is 46 MB, so the limit only stops a wrong file or a hostile one from exhausting
+memory.  Referenced files (SDF includes, SKEL meshes) have the same limit."""
+
+
+def line_at(data: str | bytes, offset: int) -> int:
+    """1-based line of `offset`, counting LF, CRLF and lone CR line ends (as XML does)."""
+    head = data[:offset]
+    nl, cr = ("\n", "\r") if isinstance(head, str) else (b"\n", b"\r")
+    crlf = cr + nl
+    return head.count(nl) + head.count(cr) - head.count(crlf) + 1
+
+
+def decode_utf8(data: bytes, source: str | None = None) -> str:
+    """The text of a model given as bytes (a leading BOM dropped), or ModelError with the line."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ModelError(
+            f"the model is not UTF-8 text ({e.reason} at byte {e.start}: {data[e.start:e.start + 4]!r})",
+            source=source,
+            line=line_at(data, e.start),
+        ) from None
+
+
+def check_text(text: str, source: str | None = None) -> None:
+    """Refuse text that cannot be written back: lone surrogates (only a Python `str` can hold them)."""
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ModelError(
+            f"the model text holds a lone UTF-16 surrogate (U+{ord(text[e.start]):04X}), which is no character",
+            source=source,
+            line=line_at(text, e.start),
+        ) from None
+
+
+def read_file_limited(path: str, source: str | None = None, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; larger, or not regular: ModelError.
+
+    The size is checked before reading and again while reading (files under /proc report size 0).
+    """
+
+    name = source or path
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise ModelError(f"cannot read the file: {e.strerror}", source=name) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ModelError("not a regular file", source=name)
+        if st.st_size > limit:
+            raise ModelError(
+                f"the file has {st.st_size} bytes, more than the {limit} a model may have", source=name
+            )
+        chunks = []
+        total = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:
+                raise ModelError(f"the file has more than the {limit} bytes a model may have", source=name)
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as e:
+        raise ModelError(f"cannot read the file: {e.strerror}", source=name) from None
+    finally:
+        os.close(fd)
+
+
+class FileAccessRefused(ModelError):
+    """A file a model refers to (SDF include, SKEL mesh) that this load may not read.
+
+    The message never depends on whether the file exists: the check is made on the name alone,
+    before the file system is touched, so a refused reference reveals nothing about the machine.
+    """
+
+
+def _inside(path: str, roots: list[str]) -> bool:
+    return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+
+def referenced_file(ref: str, options: LoadOptions, what: str) -> str:
+    """The path of a file the model refers to, if this load may read it; else FileAccessRefused.
+
+    Readable: files under the model file's own directory (`base_dir`), the model search paths and
+    the `allow_include_outside` directories, and nothing at all without `allow_file_access` (the
+    ROS services, unless the node is told otherwise).  `file://` URIs are paths; other schemes are
+    refused.  The name is checked first, then (for symbolic links) the real path.
+    """
+    if not options.allow_file_access:
+        raise FileAccessRefused(f"{what} '{ref}' is not read: reading files is disabled for this load")
+    path = ref[len("file://"):] if ref.startswith("file://") else ref
+    if "://" in path:
+        raise FileAccessRefused(f"{what} '{ref}': only file paths and file:// URIs are read")
+    if "\x00" in path:
+        raise FileAccessRefused(f"{what} '{show(ref)}' is not a file name (it holds a NUL)")
+    if not os.path.isabs(path):
+        if not options.base_dir:
+            raise FileAccessRefused(f"{what} '{ref}' is relative and the model was given as text, not as a file: "
+                                    "there is no directory to look in")
+        path = os.path.join(options.base_dir, path)
+    path = os.path.normpath(path)
+    roots = [os.path.normpath(os.path.abspath(d)) for d in
+             ([options.base_dir] if options.base_dir else []) + list(options.search_paths)
+             + list(options.allow_include_outside)]
+    hint = ("outside the model file's directory tree and every allowed directory; allow its directory with "
+            "--allow-include-outside DIR (API: allow_include_outside)")
+    if not _inside(path, roots):
+        raise FileAccessRefused(f"{what} '{ref}' is {hint}")
+    real = os.path.realpath(path)
+    if not _inside(real, [os.path.realpath(r) for r in roots]):
+        raise FileAccessRefused(f"{what} '{ref}' leads through a symbolic link to a file {hint}")
+    return real
 
 
 @dataclass
@@ -30,8 +154,11 @@ class LoadOptions:
     # SDF: links joined to nothing are free bodies; "chain" joins each to the base through six
     # 1-DOF joints (docs/sdf.md), "error" refuses the model
     free_bodies: str = "chain"
-    # SDF: directories includes may read besides the file's own tree and the model search paths
+    # files a model refers to (SDF includes, SKEL meshes) are read only inside base_dir, the search
+    # paths and these directories (CLI --allow-include-outside DIR)
     allow_include_outside: tuple[str, ...] = ()
+    # False: read no file at all besides the model itself (the ROS services, unless told otherwise)
+    allow_file_access: bool = True
 
     def __post_init__(self) -> None:
         if self.free_bodies not in FREE_BODIES:
@@ -68,9 +195,9 @@ def _from_kwargs(cls, kwargs: dict, what: str):
     values = {k: v for k, v in kwargs.items() if v is not None or k in ("model", "skeleton", "base_dir")}
     for key in ("search_paths", "allow_include_outside"):
         if key in values:
-            if isinstance(values[key], (str, bytes)):
+            if isinstance(values[key], (str, bytes, os.PathLike)):
                 values[key] = (values[key],)
-            values[key] = tuple(str(p) for p in values[key])
+            values[key] = tuple(os.fspath(p) for p in values[key])
     if values.get("xacro_args") is not None:
         args = values["xacro_args"]
         if not isinstance(args, dict):

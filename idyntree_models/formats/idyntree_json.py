@@ -9,6 +9,7 @@ back bit for bit.
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 
@@ -32,7 +33,9 @@ from ..model.model import (
     Shape,
     Sphere,
 )
-from .base import Diagnostics, ExportOptions, LoadOptions
+from ..model.transforms import unit_vector, vector_norm
+from .base import Diagnostics, ExportOptions, LoadOptions, decode_utf8
+from .numbers import BadJsonNumber, NumberError, json_loads, json_number, json_number_line, lone_surrogate_line, show
 
 VERSION = 1
 
@@ -186,10 +189,68 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         "collision_solid_shapes": _shapes(model, "collisions", diag),
         "sensors": [d for d in (_sensor(s, diag) for s in model.sensors.values()) if d is not None],
     }
+    bad = _first_unreadable(doc, "")
+    if bad is not None:
+        path, why = bad
+        raise ModelError(f"{_owner(doc, path)}: {why}, which idyntree-model-json readers refuse", element=path)
     mimics = [j.name for j in model.joints.values() if j.mimic is not None]
     if mimics:
         diag.warn(f"idyntree-model-json has no mimic joints; written as independent joints: {', '.join(mimics)}")
-    return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+    return json.dumps(doc, indent=2, sort_keys=True, allow_nan=False) + "\n"
+
+
+# strings our reader refuses when blank (names and references); shape and material names may be empty
+_NON_BLANK = {"name", "parent_link", "child_link", "link_name", "filename", "texture", "parent_joint", "first_link",
+              "second_link", "applied_wrench_link", "default_base_link", "type"}
+_NON_NEGATIVE = {"size", "radius", "length"}
+
+
+def _first_unreadable(v, path: str, key: str = "") -> tuple[str, str] | None:
+    """JSON path and reason of the first value of the document that our reader would refuse.
+
+    The exporter's own arithmetic (inertia about the link origin) can overflow a double, and models
+    built in Python or read from other formats can hold what this format cannot (negative sizes, blank
+    names, lone surrogates): refusing here keeps the promise that every file we write loads back.
+    """
+    if isinstance(v, float):
+        if v - v != 0.0:
+            return path, (f"the value is beyond the range of a double ({v}, computed from finite values: e.g. mass "
+                          "times the squared distance of the centre of mass, for the inertia about the link origin)")
+        if key in _NON_NEGATIVE and v < 0 and ".shapes[" in path:
+            return path, f"the shape {key} {v} is negative"
+        return None
+    if isinstance(v, str):
+        if not v.isascii():
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                return path, "the text holds a lone UTF-16 surrogate, no character"
+        if key in _NON_BLANK and not v.strip() and not (key == "name" and (".shapes[" in path or ".material" in path)):
+            return path, f"the {key} is empty"
+        return None
+    if isinstance(v, dict):
+        for k, x in v.items():
+            found = _first_unreadable(x, f"{path}.{k}" if path else k, k)
+            if found is not None:
+                return found
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            found = _first_unreadable(x, f"{path}[{i}]", key)
+            if found is not None:
+                return found
+    return None
+
+
+def _owner(doc: dict, path: str) -> str:
+    """'link 'x'' / 'joint 'y'' for a path of the document, for the message."""
+    m = re.match(r"(links|joints|additional_frames|sensors|visual_solid_shapes|collision_solid_shapes)\[(\d+)\]", path)
+    if m is None:
+        return "the model"
+    item = doc[m.group(1)][int(m.group(2))]
+    kind = {"links": "link", "joints": "joint", "additional_frames": "frame", "sensors": "sensor"}.get(m.group(1))
+    if kind is None:
+        return f"a shape of link '{item['link_name']}'"
+    return f"{kind} '{item['name']}'"
 
 
 # -- import ----------------------------------------------------------------------------------
@@ -200,8 +261,8 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
 _ROTATION_TOL = 1e-6
 
 
-def _error(path: str, message: str) -> ModelError:
-    return ModelError(message, element=path or "(top level)")
+def _error(path: str, message: str, line: int | None = None) -> ModelError:
+    return ModelError(message, element=path or "(top level)", line=line)
 
 
 def _kind(v) -> str:
@@ -209,7 +270,7 @@ def _kind(v) -> str:
         return "null"
     if isinstance(v, bool):
         return "a boolean"
-    if isinstance(v, (int, float)):
+    if isinstance(v, (int, float, BadJsonNumber)):
         return "a number"
     if isinstance(v, str):
         return "a string"
@@ -219,8 +280,9 @@ def _kind(v) -> str:
 
 
 class _Reader:
-    def __init__(self, diag: Diagnostics) -> None:
+    def __init__(self, diag: Diagnostics, text: str = "") -> None:
         self.diag = diag
+        self.text = text  # for the line of a refused number
 
     # -- containers
     def obj(self, v, path: str, known: tuple[str, ...] | None = None) -> dict:
@@ -256,12 +318,13 @@ class _Reader:
         return v
 
     def number(self, v, path: str) -> float:
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise _error(path, f"expected a number, got {_kind(v)}")
-        x = float(v)
-        if not np.isfinite(x):
-            raise _error(path, f"{v} is not a finite number")
-        return x
+        try:
+            return json_number(v)
+        except TypeError:
+            raise _error(path, f"expected a number, got {_kind(v)}") from None
+        except NumberError as e:
+            line = json_number_line(self.text, v.ordinal) if isinstance(v, BadJsonNumber) else None
+            raise _error(path, f"{show(e.token)} {e.reason}", line) from None
 
     def vector(self, v, path: str, n: int) -> np.ndarray:
         items = self.array(v, path)
@@ -280,6 +343,8 @@ class _Reader:
         t = self.obj(self.key(d, key, path), p, ("position", "rotation_matrix"))
         pos = self.vector(self.key(t, "position", p), f"{p}.position", 3)
         rot = self.matrix3(self.key(t, "rotation_matrix", p), f"{p}.rotation_matrix")
+        if float(np.max(np.abs(rot))) > 1.0 + _ROTATION_TOL:  # also keeps the products below from overflowing
+            raise _error(f"{p}.rotation_matrix", "is not a rotation matrix: an entry is larger than 1 in magnitude")
         err = float(np.max(np.abs(rot @ rot.T - np.eye(3))))
         det = float(np.linalg.det(rot))
         if err > _ROTATION_TOL or abs(det - 1.0) > _ROTATION_TOL:
@@ -307,14 +372,19 @@ def _no_duplicate_keys(pairs: list) -> dict:
     return out
 
 
-def _parse(text: str | bytes):
+def _parse(text: str | bytes) -> tuple[object, str]:
+    """The document and its text (line ends normalised to LF, so that lines count on CR-only files)."""
     if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            raise ModelError(f"the file is not UTF-8 text ({e.reason} at byte {e.start})") from None
+        text = decode_utf8(text)
+    text = text.lstrip("\ufeff")
+    if "\r" in text:  # CR is white space between JSON tokens and invalid inside strings: same document
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    line = lone_surrogate_line(text)
+    if line is not None:
+        raise ModelError("a string holds a \\u escape of a lone UTF-16 surrogate (D800-DFFF not in a pair), "
+                         "which is no character", line=line)
     try:
-        return json.loads(text.lstrip("\ufeff"), object_pairs_hook=_no_duplicate_keys)
+        return json_loads(text, object_pairs_hook=_no_duplicate_keys), text
     except json.JSONDecodeError as e:
         raise ModelError(f"invalid JSON: {e.msg} (line {e.lineno}, column {e.colno})", line=e.lineno) from None
     except RecursionError:
@@ -336,8 +406,8 @@ _TOP_KEYS = (
 
 def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     _ = options
-    doc = _parse(text)
-    r = _Reader(diag)
+    doc, text = _parse(text)
+    r = _Reader(diag, text)
     r.obj(doc, "", _TOP_KEYS)
     version = r.key(doc, "idyntree_model_json_version", "")
     if isinstance(version, bool) or not isinstance(version, int):
@@ -444,12 +514,12 @@ def _load_joint(r: _Reader, v, path: str, model: Model) -> Joint:
     ap = f"{path}.axis"
     axis_d = r.obj(r.key(d, "axis", path), ap, ("direction", "origin"))
     direction = r.vector(r.key(axis_d, "direction", ap), f"{ap}.direction", 3)
-    norm = float(np.linalg.norm(direction))
+    norm = vector_norm(direction)
     if norm < 1e-12:
         raise _error(f"{ap}.direction", f"joint '{name}' has a zero axis direction")
     origin = r.vector(axis_d["origin"], f"{ap}.origin", 3) if "origin" in axis_d else np.zeros(3)
     if abs(norm - 1.0) > 1e-12:  # a unit axis is kept bit for bit, so JSON -> JSON is the identity
-        direction = direction / norm
+        direction = unit_vector(direction)
     joint = Joint(name, jtype, parent, child, rest, axis=direction, axis_origin=origin)
     if "limits" in d:
         joint.limits = _load_limits(r, d["limits"], f"{path}.limits", so2=type_name == "revolute_so2")

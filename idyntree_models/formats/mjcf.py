@@ -182,7 +182,11 @@ class _Exporter:
         for g, members in moving.items():
             if g == self.tree.root and not floating:
                 continue
-            total = combine_inertias((self.model.links[n].inertia, x) for n, x in members)
+            with np.errstate(all="ignore"):
+                total = combine_inertias((self.model.links[n].inertia, x) for n, x in members)
+            if not (np.isfinite(total.mass) and np.all(np.isfinite(total.inertia))):
+                raise ModelError("the inertia of the links welded to it is beyond the range of a double "
+                                 "(MJCF needs it to decide whether MuJoCo accepts the body)", element=f"link '{g}'")
             low_mass = total.mass <= 1e-12
             low_inertia = min(np.linalg.eigvalsh(total.inertia)) <= 1e-12 if not low_mass else True
             if not (low_mass or low_inertia):

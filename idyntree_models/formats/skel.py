@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
+from ..errors import ModelError
 from ..model.model import (
     Box,
     Capsule,
@@ -47,9 +48,12 @@ from ..model.transforms import (
     rot_y,
     rot_z,
     rotation_vector_to_matrix,
+    unit_vector,
+    vector_norm,
 )
-from .base import Diagnostics, LoadOptions
+from .base import Diagnostics, FileAccessRefused, LoadOptions, read_file_limited, referenced_file
 from .common import INERTIA_KEYS, inertia_from_six
+from .numbers import NumberError, xml_double
 from .xmlutil import XmlReader, parse_xml
 
 DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
@@ -160,8 +164,8 @@ class _SkelReader(XmlReader):
     def bool_value(self, el: etree._Element) -> bool:
         value = self.text(el).lower()
         try:
-            return float(value) != 0.0
-        except ValueError:
+            return xml_double(value) != 0.0
+        except NumberError:
             return super().bool_text(el)
 
 
@@ -304,17 +308,25 @@ def _unique(base: str, used: dict[str, int], body: str) -> str:
 
 
 def _check_cycles(r: _SkelReader, joints: list[_Joint], by_child: dict[str, _Joint]) -> None:
+    """Refuse joints that form a cycle, in time linear in the number of joints.
+
+    Each body has at most one parent joint (checked before), so following parents from any body
+    either reaches a root or loops.  Bodies already known to reach a root end every later walk, so
+    each body is visited once over all walks.
+    """
+    state: dict[str, int] = {}  # body -> 1 on the current walk, 2 known to reach a root
     for joint in joints:
-        seen = {joint.child}
-        cur = joint
-        while cur.parent is not None:
-            if cur.parent in seen:
-                raise r.error(joint.el, f"joints form a cycle through body '{cur.parent}'")
-            seen.add(cur.parent)
-            nxt = by_child.get(cur.parent)
-            if nxt is None:
-                break
-            cur = nxt
+        walk: list[str] = []
+        body: str | None = joint.child
+        while body is not None and state.get(body) is None:
+            state[body] = 1
+            walk.append(body)
+            parent_joint = by_child.get(body)
+            body = parent_joint.parent if parent_joint is not None else None
+        if body is not None and state[body] == 1:  # came back to a body of this very walk
+            raise r.error(by_child[body].el, f"joints form a cycle through body '{body}'")
+        for b in walk:
+            state[b] = 2
 
 
 # -- bodies -----------------------------------------------------------------------------------
@@ -351,7 +363,11 @@ def _body(r: _SkelReader, el: etree._Element, skel_frame: np.ndarray, options: L
         if moi is not None:
             inertia = inertia_from_six(*(r.number(moi, k) for k in INERTIA_KEYS))
         else:
-            inertia = _inertia_from_shapes(mass, com, body.inertia_shapes, name, diag)
+            inertia = _inertia_from_shapes(mass, com, body.inertia_shapes, name, options, diag)
+            if not np.all(np.isfinite(inertia)):
+                raise r.error(inertia_el, f"body '{name}': the moment of inertia computed from its shapes (it has no "
+                                          "<moment_of_inertia>) is beyond the range of a double: the shapes are too "
+                                          "large for its mass")
         link.inertia = Inertia(mass, com, inertia)
     for marker_el in el.findall("marker"):
         mname = r.required(marker_el, "name")
@@ -391,21 +407,22 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
     data: dict = {}
     shape: Shape | None = None
     if tag == "sphere":
-        data["radius"] = r.number(g, "radius")
+        data["radius"] = _dart_size(r, g, "radius", body, diag)
         shape = Sphere(pose, radius=data["radius"])
     elif tag == "box":
-        data["size"] = r.vector(g, "size", 3)
+        data["size"] = _dart_size(r, g, "size", body, diag)
         shape = Box(pose, size=data["size"])
     elif tag == "ellipsoid":
-        data["size"] = r.vector(g, "size", 3)
+        data["size"] = _dart_size(r, g, "size", body, diag)
         shape = Ellipsoid(pose, radii=data["size"] / 2.0)
     elif tag in ("cylinder", "capsule", "cone"):
-        data["radius"] = r.number(g, "radius")
-        data["height"] = r.number(g, "height")
+        data["radius"] = _dart_size(r, g, "radius", body, diag)
+        data["height"] = _dart_size(r, g, "height", body, diag)
         cls = {"cylinder": Cylinder, "capsule": Capsule, "cone": Cone}[tag]
         shape = cls(pose, radius=data["radius"], length=data["height"])
     elif tag == "pyramid":
-        data.update(width=r.number(g, "base_width"), depth=r.number(g, "base_depth"), height=r.number(g, "height"))
+        data.update(width=_dart_size(r, g, "base_width", body, diag), depth=_dart_size(r, g, "base_depth", body, diag),
+                    height=_dart_size(r, g, "height", body, diag))
     elif tag == "plane":
         data["normal"] = r.vector(g, "normal", 3)
         if g.find("offset") is None and g.find("point") is not None:
@@ -416,20 +433,19 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
         spheres = [(r.number(s, "radius"), r.vector(s, "position", 3)) for s in g.findall("sphere")]
         if not spheres:
             raise r.error(g, f"body '{body}': <multi_sphere> has no <sphere>")
+        if any(rad < 0 for rad, _ in spheres):
+            raise r.error(g, f"body '{body}': a <sphere> of <multi_sphere> has a negative radius")
         data["spheres"] = spheres
     elif tag == "mesh":
         filename = r.text(r.need(g, "file_name"))
         scale = r.vector(g, "scale", 3, (1.0, 1.0, 1.0))
-        data.update(filename=filename, scale=scale, extents=_mesh_extents(filename, scale, options, diag, g))
+        data.update(filename=filename, scale=scale, element=g)  # read only if the inertia needs it
         shape = Mesh(pose, filename=filename, scale=scale)
     if shape is None:
         what = f"{tag} {el.tag.replace('_shape', '')} shape of body '{body}'"
         diag.warn(f"line {g.sourceline}: the {what} has no equivalent in the model: not kept (it still counts "
                   "for the body's inertia, as in DART)")
         lost.append(f"the {what}")
-    for value in data.values():
-        if isinstance(value, float) and value < 0:
-            raise r.error(g, f"body '{body}': <{tag}> dimensions must not be negative")
     color_el = el.find("color")
     if color_el is not None and shape is not None:
         c = r.floats_text(color_el)
@@ -442,43 +458,75 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
     return shape, (tag, pose, data)
 
 
+def _dart_size(r: _SkelReader, g: etree._Element, tag: str, body: str, diag: Diagnostics):
+    """A shape dimension (a number, or the 3 numbers of a box or ellipsoid <size>) as DART takes it.
+
+    DART requires every dimension to be positive: it ignores a zero or negative one with a warning and
+    keeps its default (1, or a 1 x 1 x 1 size), for the shape and for the inertia computed from it
+    (checked with dartpy 6.20 for every shape type; DART's own kima_human_left_leg.skel has a negative
+    box).  We do the same and say so, so that masses and inertias agree with DART.
+    """
+    if tag == "size":
+        value = r.vector(g, tag, 3)
+        if np.all(value > 0):
+            return value
+        default, shown = np.ones(3), " ".join(f"{v:g}" for v in value)
+    else:
+        value = r.number(g, tag)
+        if value > 0:
+            return value
+        default, shown = 1.0, f"{value:g}"
+    diag.warn(f"line {g.find(tag).sourceline}: body '{body}': <{g.tag}> <{tag}> {shown} is not positive; DART "
+              f"ignores it and keeps its default {'1 1 1' if tag == 'size' else '1'}, and so do we (for the shape "
+              "and for the inertia)")
+    return default
+
+
 def _mesh_extents(filename: str, scale: np.ndarray, options: LoadOptions, diag: Diagnostics,
-                  el: etree._Element) -> np.ndarray | None:
-    """Bounding-box extents of an OBJ mesh, which DART uses for the inertia of a mesh shape."""
-    path = filename
-    if filename.startswith("file://"):
-        path = filename[len("file://"):]
-    if not os.path.isabs(path) and options.base_dir:
-        path = os.path.join(options.base_dir, path)
-    if not os.path.isfile(path) or not path.lower().endswith(".obj"):
+                  el: etree._Element, body: str) -> np.ndarray | None:
+    """Bounding-box extents of an OBJ mesh, which DART uses for the inertia of a mesh shape.
+
+    Only meshes this load may read (see formats.base.referenced_file: the SKEL file's own directory
+    tree and the allowed directories) are opened; any other does not count, with a warning.
+    """
+    lost = f"body '{body}': mesh '{filename}'"
+    try:
+        path = referenced_file(filename, options, "mesh")
+    except FileAccessRefused as e:
+        diag.warn(f"line {el.sourceline}: {e.message}; it does not count for the inertia computed from the shapes")
+        return None
+    if not (path.lower().endswith(".obj") and os.path.isfile(path)):
+        diag.warn(f"line {el.sourceline}: {lost} not found (or not OBJ): it does not count for the inertia "
+                  "computed from the shapes")
         return None
     lo = np.full(3, np.inf)
     hi = np.full(3, -np.inf)
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if line.startswith("v "):
-                    p = np.array([float(x) for x in line.split()[1:4]])
-                    lo = np.minimum(lo, p)
-                    hi = np.maximum(hi, p)
-    except (OSError, ValueError):
+        data = read_file_limited(path)
+        for line in data.decode("utf-8", errors="replace").splitlines():
+            if line.startswith("v "):
+                p = np.array([float(x) for x in line.split()[1:4]])
+                lo = np.minimum(lo, p)
+                hi = np.maximum(hi, p)
+    except (ModelError, ValueError):
         diag.warn(f"line {el.sourceline}: cannot read mesh '{filename}' for its bounding box")
         return None
-    if not np.all(np.isfinite(lo)):
+    if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
         return None
     return (hi - lo) * np.abs(scale)
 
 
 # -- inertia from shapes (dartpy 6.20) --------------------------------------------------------
 def _box_inertia(mass: float, e: np.ndarray) -> np.ndarray:
-    return mass / 12.0 * np.diag([e[1] ** 2 + e[2] ** 2, e[0] ** 2 + e[2] ** 2, e[0] ** 2 + e[1] ** 2])
+    return mass / 12.0 * np.diag([e[1] * e[1] + e[2] * e[2], e[0] * e[0] + e[2] * e[2], e[0] * e[0] + e[1] * e[1]])
 
 
-def _shape_volume_inertia(tag: str, d: dict, body: str, diag: Diagnostics) -> tuple[float, object] | None:
+def _shape_volume_inertia(tag: str, d: dict, body: str, options: LoadOptions,
+                          diag: Diagnostics) -> tuple[float, object] | None:
     """(volume, mass -> inertia about the shape origin), DART's formulas and quirks included."""
     if tag == "sphere":
         rad = d["radius"]
-        return 4.0 / 3.0 * math.pi * rad**3, lambda m: 0.4 * m * rad**2 * np.eye(3)
+        return 4.0 / 3.0 * math.pi * rad * rad * rad, lambda m: 0.4 * m * rad * rad * np.eye(3)
     if tag == "box":
         e = d["size"]
         return float(np.prod(e)), lambda m: _box_inertia(m, e)
@@ -487,23 +535,23 @@ def _shape_volume_inertia(tag: str, d: dict, body: str, diag: Diagnostics) -> tu
         return math.pi / 6.0 * float(np.prod(e)), lambda m: _box_inertia(m, e) * 12.0 / 20.0
     if tag == "cylinder":
         rad, h = d["radius"], d["height"]
-        return math.pi * rad**2 * h, lambda m: np.diag(
-            [m * (3 * rad**2 + h**2) / 12.0, m * (3 * rad**2 + h**2) / 12.0, m * rad**2 / 2.0])
+        return math.pi * rad * rad * h, lambda m: np.diag(
+            [m * (3 * rad * rad + h * h) / 12.0, m * (3 * rad * rad + h * h) / 12.0, m * rad * rad / 2.0])
     if tag == "capsule":
         rad, h = d["radius"], d["height"]
-        v_cyl, v_sph = math.pi * rad**2 * h, 4.0 / 3.0 * math.pi * rad**3
+        v_cyl, v_sph = math.pi * rad * rad * h, 4.0 / 3.0 * math.pi * rad * rad * rad
 
         def capsule(m: float) -> np.ndarray:
             total = v_cyl + v_sph
             mc, ms = (m * v_cyl / total, m * v_sph / total) if total > 0 else (0.0, 0.0)
-            ixx = mc * (3 * rad**2 + h**2) / 12.0 + ms * (0.4 * rad**2 + h**2 / 4.0 + 3.0 / 8.0 * h * rad)
-            return np.diag([ixx, ixx, mc * rad**2 / 2.0 + ms * 0.4 * rad**2])
+            ixx = mc * (3 * rad * rad + h * h) / 12.0 + ms * (0.4 * rad * rad + h * h / 4.0 + 3.0 / 8.0 * h * rad)
+            return np.diag([ixx, ixx, mc * rad * rad / 2.0 + ms * 0.4 * rad * rad])
 
         return v_cyl + v_sph, capsule
     if tag == "cone":
         rad, h = d["radius"], d["height"]
-        return math.pi * rad**2 * h / 3.0, lambda m: np.diag(
-            [0.15 * m * (rad**2 + 2.0 / 3.0 * h**2), 0.15 * m * (rad**2 + 2.0 / 3.0 * h**2), 0.3 * m * rad**2])
+        return math.pi * rad * rad * h / 3.0, lambda m: np.diag(
+            [0.15 * m * (rad * rad + 2.0 / 3.0 * h * h), 0.15 * m * (rad * rad + 2.0 / 3.0 * h * h), 0.3 * m * rad * rad])
     if tag == "pyramid":
         diag.warn(f"body '{body}': the inertia of a pyramid shape is DART's placeholder (identity), as in dartpy")
         return d["width"] * d["depth"] * d["height"] / 3.0, lambda m: np.eye(3)
@@ -514,21 +562,26 @@ def _shape_volume_inertia(tag: str, d: dict, body: str, diag: Diagnostics) -> tu
         hi = np.max([p + rad for rad, p in d["spheres"]], axis=0)
         return 1.0, lambda m: _box_inertia(m, hi - lo)  # unit volume, bounding-box inertia, as dartpy
     if tag == "mesh":
-        e = d["extents"]
+        e = _mesh_extents(d["filename"], d["scale"], options, diag, d["element"], body)
         if e is None:
-            diag.warn(f"body '{body}': mesh '{d['filename']}' not found (or not OBJ): it does not count for the "
-                      "inertia computed from the shapes")
             return None
         return float(np.prod(e)), lambda m: _box_inertia(m, e)
     return None
 
 
-def _inertia_from_shapes(mass: float, com: np.ndarray, shapes: list, body: str, diag: Diagnostics) -> np.ndarray:
+def _inertia_from_shapes(mass: float, com: np.ndarray, shapes: list, body: str, options: LoadOptions,
+                         diag: Diagnostics) -> np.ndarray:
     """No <moment_of_inertia>: the mass is split over all shapes by volume, each shape's inertia
     is rotated to body axes and moved to the COM `offset` (dartpy 6.20's rule, not DART 6.12's)."""
+    with np.errstate(over="ignore", invalid="ignore"):  # huge shapes: checked by the caller
+        return _sum_shape_inertias(mass, com, shapes, body, options, diag)
+
+
+def _sum_shape_inertias(mass: float, com: np.ndarray, shapes: list, body: str, options: LoadOptions,
+                        diag: Diagnostics) -> np.ndarray:
     parts = []
     for tag, pose, data in shapes:
-        vi = _shape_volume_inertia(tag, data, body, diag)
+        vi = _shape_volume_inertia(tag, data, body, options, diag)
         if vi is not None:
             parts.append((pose, vi[0], vi[1]))
     if not parts:
@@ -589,10 +642,10 @@ def _axis(r: _SkelReader, el: etree._Element, tag: str, name: str, raw: bool = F
     if axis_el is None:
         raise r.error(el, f"joint '{name}' needs <{tag}><xyz>")
     xyz = r.vector(axis_el, "xyz", 3)
-    norm = float(np.linalg.norm(xyz))
-    if norm < 1e-12:
+    unit = unit_vector(xyz)
+    if unit is None:
         raise r.error(axis_el.find("xyz"), f"joint '{name}': <{tag}> has zero length")
-    return xyz if raw else xyz / norm
+    return xyz if raw else unit
 
 
 def _plane_axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics | None = None) -> None:
@@ -604,10 +657,9 @@ def _plane_axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnos
     elif ptype == "arbitrary":
         t1 = _axis(r, plane, "translation_axis1", joint.name)
         t2 = _axis(r, plane, "translation_axis2", joint.name)
-        t2 = t2 - (t2 @ t1) * t1  # DART makes the second axis orthogonal to the first
-        if np.linalg.norm(t2) < 1e-12:
+        t2 = unit_vector(t2 - (t2 @ t1) * t1)  # DART makes the second axis orthogonal to the first
+        if t2 is None:
             raise r.error(plane, f"joint '{joint.name}': the two translation axes are parallel")
-        t2 /= np.linalg.norm(t2)
     else:
         raise r.error(plane, f"joint '{joint.name}': plane type '{ptype}' (expected xy, yz, zx or arbitrary)")
     joint.axes = [t1, t2, np.cross(t1, t2)]
@@ -624,9 +676,9 @@ def _axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) 
         # DART keeps a universal joint's axes as written, and a non-unit axis gives it a non-finite
         # transform that it silently replaces by the identity; we normalise and say so
         raw = [_axis(r, el, "axis", joint.name, raw=True), _axis(r, el, "axis2", joint.name, raw=True)]
-        joint.axes = [a / np.linalg.norm(a) for a in raw]
+        joint.axes = [unit_vector(a) for a in raw]
         for tag, a in zip(("axis", "axis2"), raw):
-            if abs(float(np.linalg.norm(a)) - 1.0) > 1e-9:
+            if abs(vector_norm(a) - 1.0) > 1e-9:
                 diag.warn(f"line {el.find(tag).sourceline}: <{tag}> of universal joint '{joint.name}' is not a unit "
                           "vector: normalised (DART would leave the joint frozen at q = 0, with a warning)")
     elif t == "euler":
@@ -680,16 +732,12 @@ def _init_values(r: _SkelReader, el: etree._Element, joint: _Joint, tag: str, at
 
 def _dof_element(r: _SkelReader, el: etree._Element, joint: _Joint) -> None:
     n = len(joint.dofs)
-    raw = el.get("local_index")
-    if raw is None:
+    if el.get("local_index") is None:
         if n != 1:
             raise r.error(el, f"joint '{joint.name}' has {n} DOF: its <dof> elements need local_index")
         index = 0
     else:
-        try:
-            index = int(raw)
-        except ValueError:
-            raise r.error(el, f"local_index must be an integer, got '{raw}'") from None
+        index = r.int_attr(el, "local_index")
         if not 0 <= index < n:
             raise r.error(el, f"local_index {index} is out of range for joint '{joint.name}' ({n} DOF)")
     dof = joint.dofs[index]

@@ -33,10 +33,9 @@ from ..model.model import (
     Shape,
     Sphere,
 )
-from ..model.transforms import inverse, rpy_xyz_to_transform
+from ..model.transforms import inverse, rpy_xyz_to_transform, unit_vector, vector_norm
 from .base import Diagnostics, LoadOptions
-from .common import FT_DIRECTIONS, FT_FRAMES, INERTIA_KEYS, inertia_from_six
-from .xmlutil import XmlReader, parse_xml
+from .xmlutil import XmlReader, XmlStream
 
 _JOINT_TYPES = {
     "fixed": JointType.FIXED,
@@ -46,67 +45,120 @@ _JOINT_TYPES = {
     "spherical": JointType.SPHERICAL,
     "ball": JointType.SPHERICAL,
 }
+FT_FRAMES = ("child", "parent", "sensor")
+FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
+
+
+_EYE4 = np.eye(4)
 
 
 class _UrdfReader(XmlReader):
     def origin(self, parent: etree._Element) -> np.ndarray:
-        el = parent.find("origin")
+        return self.pose(_first(parent).get("origin"))
+
+    def pose(self, el: etree._Element | None) -> np.ndarray:
+        """The pose of an <origin> element (identity when there is none)."""
         if el is None:
-            return np.eye(4)
+            return _EYE4.copy()  # several times cheaper than np.eye(4)
         xyz = self.vec3_attr(el, "xyz", (0.0, 0.0, 0.0))
         rpy = self.vec3_attr(el, "rpy", (0.0, 0.0, 0.0))
         return rpy_xyz_to_transform(rpy, xyz)
 
 
+def _first(el: etree._Element) -> dict[str, etree._Element]:
+    """First child element of each tag (what `find` returns), in one pass: lxml's find costs a few
+    microseconds per call, and a 100,000-link file makes millions of them."""
+    out: dict[str, etree._Element] = {}
+    for child in el:
+        tag = child.tag
+        if tag not in out:
+            out[tag] = child
+    return out
+
+
 def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
+    """Read the document as a stream of top-level elements, each freed once read (see XmlStream).
+
+    Links and joints are built as they come; what needs the whole model (joints' links, global
+    materials defined after their use, sensors, a floating root, pass-through elements) is resolved
+    at the end.  A 100,000-link file so needs the model and one element, not a 700 MB tree.
+    """
     source = diag.source
+    xacro = ("xacro" if isinstance(text, str) else b"xacro") in text
     try:
-        root = parse_xml(text, source)
+        stream = XmlStream(text, source, tags=("link", "joint"))
+        del text  # the stream holds the document until it is parsed, and no longer
+        return _load(stream, xacro, diag)
     except ModelError as e:
         if "Namespace prefix xacro" in e.message:
             raise ModelError(f"{XACRO_HINT} ({e.message})", source=source, line=e.line) from None
         raise
+
+
+def _load(stream: XmlStream, xacro: bool, diag: Diagnostics) -> Model:
+    source = diag.source
+    root = stream.root
     r = _UrdfReader(source)
     if root.tag != "robot":
         raise r.error(root, f"the root element is <{root.tag}>, a URDF file needs <robot>")
-    _refuse_xacro(r, root, text)
+    if xacro:
+        _refuse_xacro(r, root, recursive=False)
     model = Model(name=(root.get("name") or "").strip() or "robot")
     lines: dict[str, int] = {}
     model.metadata["lines"] = lines
-    materials = _global_materials(r, root)
+    materials: dict[str, Material] = {}
+    unresolved: list[tuple[Shape, int]] = []  # shapes naming a material not (yet) defined, and the line
     link_lines: dict[str, int] = {}
-    for el in root.findall("link"):
-        name = r.required(el, "name")
-        if name in model.links:
-            raise r.error(el, f"duplicate link name '{name}' (first defined at line {link_lines[name]})")
-        link_lines[name] = el.sourceline
-        model.links[name] = _link(r, el, materials, diag)
-        inertial = el.find("inertial")
-        lines[f"link '{name}'"] = inertial.sourceline if inertial is not None else el.sourceline
+    # (joint, "parent"|"child", link, line) of links not defined yet when the joint came: checked at the end
+    ends: list[tuple[str, str, str, int]] = []
+    floating: list[tuple[str, str, str, int]] = []  # (joint, parent, child, line)
+    items: list[tuple] = []  # every top-level element in order, for the pass-through elements (_extensions)
+    for el in stream:
+        if xacro:
+            _refuse_xacro(r, el)
+        tag = el.tag
+        if tag == "link":
+            name = r.required(el, "name")
+            if name in model.links:
+                raise r.error(el, f"duplicate link name '{name}' (first defined at line {link_lines[name]})")
+            link_lines[name] = el.sourceline
+            model.links[name], inertial_line = _link(r, el, materials, unresolved, diag)
+            lines[f"link '{name}'"] = inertial_line or el.sourceline
+            items.append(("link", name, _link_extensions(el, name)))
+        elif tag == "joint":
+            name = r.required(el, "name")
+            key = f"joint '{name}'"
+            if key in lines:
+                raise r.error(el, f"duplicate joint name '{name}' (first defined at line {lines[key]})")
+            lines[key] = el.sourceline
+            joint = _joint(r, el, model.links, ends, floating, diag)
+            if joint is not None:
+                model.joints[name] = joint
+            fixed = (el.get("type") or "").strip() == "fixed"  # the model has no axis, limit... for those
+            items.append(("joint", name, _inner_extensions(el, "joint", name, _FIXED_KNOWN if fixed else _JOINT_KNOWN)))
+        elif tag in ("sensor", "gazebo"):
+            xml = _xml(el)  # before it moves out of the document, which changes its namespace declarations
+            stream.keep(el)  # read once the model is complete
+            items.append(("sensor", (el.get("name") or "").strip(), xml) if tag == "sensor" else ("xml", tag, xml))
+        else:
+            if tag == "material":
+                materials[r.required(el, "name")] = _material(r, el, {})
+            items.append(("xml", _tag(el), _xml(el)))
     if not model.links:
         raise r.error(root, "the robot has no <link>")
-    joint_lines: dict[str, int] = {}
-    dropped_floating: list[str] = []
-    for el in root.findall("joint"):
-        name = r.required(el, "name")
-        if name in joint_lines:
-            raise r.error(el, f"duplicate joint name '{name}' (first defined at line {joint_lines[name]})")
-        joint_lines[name] = el.sourceline
-        lines[f"joint '{name}'"] = el.sourceline
-        joint = _joint(r, el, model, diag)
-        if joint is None:
-            dropped_floating.append(name)
-            continue
-        model.joints[name] = joint
+    for joint, end, link, line in ends:
+        if link not in model.links:
+            raise ModelError(f"{end} link '{link}' of joint '{joint}' does not exist", source=source, line=line,
+                             element=f"<{end}>")
+    _resolve_materials(unresolved, materials, diag)
+    _drop_floating_root(model, r, floating, diag)
     try:
         _check_tree(model)
     except ModelError as e:
         raise e.with_source(source) from None
-    _drop_floating_root(model, root, r, dropped_floating, diag)
     _links_to_frames(model)
-    _sensors(r, root, model, diag)
-    _extensions(root, model)
-    _ = options
+    _sensors(r, stream.kept, model, diag)
+    _extensions(items, model)
     return model
 
 
@@ -116,11 +168,11 @@ XACRO_HINT = (
 )
 
 
-def _refuse_xacro(r: _UrdfReader, root: etree._Element, text: str | bytes) -> None:
-    """A xacro document read as plain URDF would load as a silently smaller model: refuse it."""
-    if ("xacro" if isinstance(text, str) else b"xacro") not in text:
-        return
-    for el in root.iter(etree.Element):
+def _refuse_xacro(r: _UrdfReader, top: etree._Element, recursive: bool = True) -> None:
+    """A xacro document read as plain URDF would load as a silently smaller model: refuse it.
+
+    Called for the root alone and then for each top-level element as the stream reads it."""
+    for el in (top.iter(etree.Element) if recursive else (top,)):
         if el.prefix == "xacro" or "/xacro" in (etree.QName(el).namespace or ""):
             raise ModelError(f"{XACRO_HINT} (<{el.prefix or 'xacro'}:{etree.QName(el).localname}>)",
                              source=r.source, line=el.sourceline)
@@ -146,53 +198,53 @@ def _xml(el: etree._Element) -> str:
     return etree.tostring(el, encoding="unicode", with_tail=False)
 
 
-def _extensions(root: etree._Element, model: Model) -> None:
-    """Keep every element the model has no field for, with where it was (see model.Extension)."""
+def _extensions(items: list[tuple], model: Model) -> None:
+    """Keep every element the model has no field for, with where it was (see model.Extension).
+
+    `items` are the top-level elements in document order, as the stream met them: links and joints
+    with their inner pass-through elements, sensors with their XML, the XML of anything else.
+    """
     sensors = set(model.sensors)
     prev: tuple[str, str | int] | None = None
-    for el in root.iterchildren(etree.Element):
-        tag = _tag(el)
-        name = (el.get("name") or "").strip()
-        if tag in _ROBOT_KNOWN or (tag == "sensor" and name in sensors):
-            prev = (tag, name)
-            if tag == "link":
-                _inner_extensions(el, "link", name, _LINK_KNOWN, model)
-                for kind in ("visual", "collision"):
-                    for i, shape in enumerate(el.findall(kind)):
-                        _inner_extensions(shape, kind, name, _SHAPE_KNOWN, model, i)
-            elif tag == "joint":
-                fixed = (el.get("type") or "").strip() == "fixed"  # the model has no axis, limit... for those
-                _inner_extensions(el, "joint", name, _FIXED_KNOWN if fixed else _JOINT_KNOWN, model)
+    for kind, name, data in items:
+        if kind in ("link", "joint") or (kind == "sensor" and name in sensors):
+            prev = (kind, name)
+            if kind != "sensor":
+                model.extensions.extend(data)
             continue
-        model.extensions.append(Extension("urdf", tag, _xml(el), after=prev))
+        tag, xml = ("sensor", data) if kind == "sensor" else (name, data)
+        model.extensions.append(Extension("urdf", tag, xml, after=prev))
         prev = ("extension", len(model.extensions) - 1)
 
 
-def _inner_extensions(el: etree._Element, kind: str, owner: str, known: tuple[str, ...], model: Model,
-                      index: int | None = None) -> None:
+def _link_extensions(el: etree._Element, name: str) -> list[Extension]:
+    out = _inner_extensions(el, "link", name, _LINK_KNOWN)
+    for kind in ("visual", "collision"):
+        for i, shape in enumerate(c for c in el if c.tag == kind):
+            out += _inner_extensions(shape, kind, name, _SHAPE_KNOWN, i)
+    return out
+
+
+def _inner_extensions(el: etree._Element, kind: str, owner: str, known: tuple[str, ...],
+                      index: int | None = None) -> list[Extension]:
+    out: list[Extension] = []
     seen: dict[str, int] = {}
     prev: tuple[str, str | int] | None = None
     for child in el.iterchildren(etree.Element):
         tag = _tag(child)
         if tag not in known:
-            model.extensions.append(Extension("urdf", tag, _xml(child), kind, owner, prev, index))
+            out.append(Extension("urdf", tag, _xml(child), kind, owner, prev, index))
         seen[tag] = seen.get(tag, -1) + 1
         prev = (tag, seen[tag])
-
-
-# -- links ---------------------------------------------------------------------------------
-def _global_materials(r: _UrdfReader, root: etree._Element) -> dict[str, Material]:
-    out: dict[str, Material] = {}
-    for el in root.findall("material"):
-        name = r.required(el, "name")
-        out[name] = _material(r, el, {})
     return out
 
 
+# -- links ---------------------------------------------------------------------------------
 def _material(r: _UrdfReader, el: etree._Element, known: dict[str, Material]) -> Material:
     name = el.get("name")
-    color_el = el.find("color")
-    tex_el = el.find("texture")
+    k = _first(el)
+    color_el = k.get("color")
+    tex_el = k.get("texture")
     color = r.floats_attr(color_el, "rgba", 4) if color_el is not None else None
     texture = tex_el.get("filename") if tex_el is not None else None
     if color is None and texture is None and name in known:
@@ -201,40 +253,68 @@ def _material(r: _UrdfReader, el: etree._Element, known: dict[str, Material]) ->
     return Material(name, color, texture)
 
 
-def _link(r: _UrdfReader, el: etree._Element, materials: dict[str, Material], diag: Diagnostics) -> Link:
-    link = Link(el.get("name").strip())
-    inertial = el.find("inertial")
-    if inertial is not None:
-        origin = r.origin(inertial)
-        mass_el = inertial.find("mass")
-        mass = r.float_attr(mass_el, "value") if mass_el is not None else 0.0
-        i_el = inertial.find("inertia")
-        inertia = np.zeros((3, 3))
-        if i_el is not None:
-            inertia = inertia_from_six(*(r.float_attr(i_el, k, 0.0) for k in INERTIA_KEYS))
-        rot = origin[:3, :3]
-        if not np.array_equal(rot, np.eye(3)):
-            inertia = rot @ inertia @ rot.T
-            # exactly symmetric, as the file's six numbers (rounding differs between the two triangles)
-            inertia[1, 0], inertia[2, 0], inertia[2, 1] = inertia[0, 1], inertia[0, 2], inertia[1, 2]
-        link.inertia = Inertia(mass, origin[:3, 3], inertia)
-    for kind in ("visual", "collision"):
-        for shape_el in el.findall(kind):
-            shape = _shape(r, shape_el, materials, diag)
+def _resolve_materials(unresolved: list[tuple[Shape, int]], materials: dict[str, Material], diag: Diagnostics) -> None:
+    """Shapes that name a global material: URDF's <material> table may come after its use."""
+    for shape, line in unresolved:
+        ref = materials.get(shape.material.name)
+        if ref is None:
+            diag.warn(f"line {line}: material '{shape.material.name}' is not defined")
+        else:
+            shape.material.color = None if ref.color is None else ref.color.copy()
+            shape.material.texture = ref.texture
+
+
+def _link(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
+          unresolved: list[tuple[Shape, int]], diag: Diagnostics) -> tuple[Link, int | None]:
+    """The link, and the line of its <inertial> (where inertia errors found later point)."""
+    inertial = None
+    visuals: list[Shape] = []
+    collisions: list[Shape] = []
+    for child in el:
+        tag = child.tag
+        if tag == "inertial":
+            if inertial is None:
+                inertial = child
+        elif tag == "visual" or tag == "collision":
+            shape = _shape(r, child, materials, unresolved, diag)
             if shape is not None:
-                (link.visuals if kind == "visual" else link.collisions).append(shape)
-    return link
+                (visuals if tag == "visual" else collisions).append(shape)
+    name = el.get("name").strip()
+    if inertial is None:
+        return Link(name, Inertia(), visuals, collisions), None
+    k = _first(inertial)
+    mass_el = k.get("mass")
+    mass = r.float_attr(mass_el, "value") if mass_el is not None else 0.0
+    i_el = k.get("inertia")
+    origin_el = k.get("origin")
+    xyz = r.vec3_attr(origin_el, "xyz", (0.0, 0.0, 0.0)) if origin_el is not None else (0.0, 0.0, 0.0)
+    if i_el is not None:
+        f = r.float_attr
+        ixx, ixy, ixz = f(i_el, "ixx", 0.0), f(i_el, "ixy", 0.0), f(i_el, "ixz", 0.0)
+        iyy, iyz, izz = f(i_el, "iyy", 0.0), f(i_el, "iyz", 0.0), f(i_el, "izz", 0.0)
+        inertia = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+    else:
+        inertia = np.zeros((3, 3))
+    rpy = r.vec3_attr(origin_el, "rpy", (0.0, 0.0, 0.0)) if origin_el is not None else None
+    if rpy is not None and rpy != [0.0, 0.0, 0.0]:
+        rot = rpy_xyz_to_transform(rpy, xyz)[:3, :3]
+        inertia = rot @ inertia @ rot.T
+        # exactly symmetric, as the file's six numbers (rounding differs between the two triangles)
+        inertia[1, 0], inertia[2, 0], inertia[2, 1] = inertia[0, 1], inertia[0, 2], inertia[1, 2]
+    return Link(name, Inertia(mass, xyz, inertia), visuals, collisions), inertial.sourceline
 
 
-def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material], diag: Diagnostics) -> Shape | None:
-    geo = el.find("geometry")
+def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
+           unresolved: list[tuple[Shape, int]], diag: Diagnostics) -> Shape | None:
+    k = _first(el)
+    geo = k.get("geometry")
     if geo is None:
         raise r.error(el, f"<{el.tag}> has no <geometry>")
     children = [c for c in geo if isinstance(c.tag, str)]
     if len(children) != 1:
         raise r.error(geo, f"<geometry> needs exactly one shape element, found {len(children)}")
     g = children[0]
-    pose = r.origin(el)
+    pose = r.pose(k.get("origin"))
     name = el.get("name")
     shape: Shape
     if g.tag == "box":
@@ -255,50 +335,56 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material], d
     else:
         diag.warn(f"line {g.sourceline}: <{el.tag}> geometry <{g.tag}> is not supported and was ignored")
         return None
-    mat_el = el.find("material")
+    mat_el = k.get("material")
     if mat_el is not None:
         shape.material = _material(r, mat_el, materials)
         if shape.material.color is None and shape.material.texture is None and shape.material.name not in materials:
-            diag.warn(f"line {mat_el.sourceline}: material '{shape.material.name}' is not defined")
+            unresolved.append((shape, mat_el.sourceline))
     return shape
 
 
 # -- joints --------------------------------------------------------------------------------
-def _joint(r: _UrdfReader, el: etree._Element, model: Model, diag: Diagnostics) -> Joint | None:
+def _joint(r: _UrdfReader, el: etree._Element, links: dict, ends: list, floating: list,
+           diag: Diagnostics) -> Joint | None:
+    """The joint; links not read yet are checked once every link is known (`ends`), a floating joint is
+    left to _drop_floating_root (`floating`)."""
     name = el.get("name").strip()
     type_name = (el.get("type") or "").strip()
-    parent_el, child_el = el.find("parent"), el.find("child")
+    k = _first(el)
+    parent_el, child_el = k.get("parent"), k.get("child")
     if parent_el is None or child_el is None:
         raise r.error(el, "a joint needs <parent link=...> and <child link=...>")
     parent = r.required(parent_el, "link")
     child = r.required(child_el, "link")
-    for end, link, e in (("parent", parent, parent_el), ("child", child, child_el)):
-        if link not in model.links:
-            raise r.error(e, f"{end} link '{link}' of joint '{name}' does not exist")
+    if parent not in links:
+        ends.append((name, "parent", parent, parent_el.sourceline))
+    if child not in links:
+        ends.append((name, "child", child, child_el.sourceline))
     if type_name in ("floating", "planar"):
         if type_name == "floating":
+            floating.append((name, parent, child, el.sourceline))
             return None  # handled by _drop_floating_root once the tree is known
         raise r.error(el, "joint type 'planar' is not supported (use prismatic and revolute joints)")
     if type_name not in _JOINT_TYPES:
         raise r.error(el, f"unknown joint type '{type_name}' (expected one of {', '.join(_JOINT_TYPES)}, floating)")
     jtype = _JOINT_TYPES[type_name]
-    joint = Joint(name, jtype, parent, child, r.origin(el))
+    joint = Joint(name, jtype, parent, child, r.pose(k.get("origin")))
     if jtype is JointType.SPHERICAL:
         for tag in ("limit", "dynamics", "axis"):
-            if el.find(tag) is not None:
-                diag.warn(f"line {el.find(tag).sourceline}: <{tag}> of spherical joint '{name}' is ignored")
+            if k.get(tag) is not None:
+                diag.warn(f"line {k[tag].sourceline}: <{tag}> of spherical joint '{name}' is ignored")
         joint.center = joint.rest_transform[:3, 3].copy()
         return joint
     if jtype is JointType.FIXED:
         return joint
-    axis_el = el.find("axis")
-    axis = r.floats_attr(axis_el, "xyz", 3, (1.0, 0.0, 0.0)) if axis_el is not None else np.array([1.0, 0.0, 0.0])
-    norm = float(np.linalg.norm(axis))
-    if norm < 1e-12:
+    axis_el = k.get("axis")
+    axis = r.vec3_attr(axis_el, "xyz", (1.0, 0.0, 0.0)) if axis_el is not None else (1.0, 0.0, 0.0)
+    unit = unit_vector(axis)
+    if unit is None:
         raise r.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction")
     # a unit axis is kept bit for bit (dividing by a norm of 1 +- 1 ulp would change its last digits)
-    joint.axis = axis / norm if abs(norm - 1.0) > 1e-12 else axis
-    lim_el = el.find("limit")
+    joint.axis = unit if abs(vector_norm(axis) - 1.0) > 1e-12 else np.array(axis, dtype=float)
+    lim_el = k.get("limit")
     lim = Limits()
     if lim_el is not None:
         if type_name != "continuous":
@@ -314,10 +400,10 @@ def _joint(r: _UrdfReader, el: etree._Element, model: Model, diag: Diagnostics) 
     elif type_name != "continuous":
         diag.warn(f"line {el.sourceline}: {type_name} joint '{name}' has no <limit> (URDF requires one)")
     joint.limits = lim
-    dyn_el = el.find("dynamics")
+    dyn_el = k.get("dynamics")
     if dyn_el is not None:
         joint.dynamics = Dynamics(r.float_attr(dyn_el, "damping", 0.0), r.float_attr(dyn_el, "friction", 0.0))
-    mimic_el = el.find("mimic")
+    mimic_el = k.get("mimic")
     if mimic_el is not None:
         joint.mimic = Mimic(
             r.required(mimic_el, "joint"), r.float_attr(mimic_el, "multiplier", 1.0), r.float_attr(mimic_el, "offset", 0.0)
@@ -327,49 +413,44 @@ def _joint(r: _UrdfReader, el: etree._Element, model: Model, diag: Diagnostics) 
 
 def _check_tree(model: Model) -> None:
     from ..model.topology import tree_order
+    from ..model.validation import check_mimics, locate
 
-    tree_order(model)
-    for j in model.joints.values():
-        if j.mimic is not None:
-            m = model.joints.get(j.mimic.joint)
-            if m is None or m.dofs != 1:
-                raise ModelError(f"joint '{j.name}' mimics '{j.mimic.joint}', which is not a 1-DOF joint of the model")
+    try:
+        tree_order(model)
+        check_mimics(model)
+    except ModelError as e:
+        raise locate(e, model) from None
 
 
-def _drop_floating_root(model, root_el, r, dropped: list[str], diag: Diagnostics) -> None:
+def _drop_floating_root(model: Model, r: _UrdfReader, floating: list[tuple[str, str, str, int]],
+                        diag: Diagnostics) -> None:
     """Accept the common `world --floating--> base` pattern: our models are floating-base already."""
-    for el in root_el.findall("joint"):
-        name = el.get("name").strip()
-        if name not in dropped:
-            continue
-        parent = el.find("parent").get("link").strip()
-        child = el.find("child").get("link").strip()
+    for name, parent, child, line in floating:
+        if parent not in model.links:
+            raise ModelError(f"a second floating joint from '{parent}': only one floating joint, from a massless "
+                             "root link to the robot's base, is supported", source=r.source, line=line,
+                             element=f"<joint name='{name}'>")
         is_root = all(j.child != parent for j in model.joints.values())
         only_joint = not any(parent in (j.parent, j.child) for j in model.joints.values())
         massless = model.links[parent].inertia.mass <= 0 and not model.links[parent].visuals
         if not (is_root and only_joint and massless) or any(j.child == child for j in model.joints.values()):
-            raise r.error(
-                el,
+            raise ModelError(
                 "a floating joint is only supported between a massless root link and the robot's base "
                 "(the model is floating-base by default); this one is inside the tree",
+                source=r.source, line=line, element=f"<joint name='{name}'>",
             )
         del model.links[parent]
         model.default_base_link = child
         diag.warn(
-            f"line {el.sourceline}: floating joint '{name}' and its massless root link '{parent}' were dropped: "
+            f"line {line}: floating joint '{name}' and its massless root link '{parent}' were dropped: "
             f"'{child}' is the floating base"
         )
-    if dropped:
-        from ..model.topology import tree_order
-
-        model.default_base_link = tree_order(model).root
 
 
 def _links_to_frames(model: Model) -> None:
     """iDynTree's fake links: massless links with one fixed neighbour become frames (one pass)."""
-    from ..model.topology import tree_order
-
-    root = tree_order(model).root
+    children = {j.child for j in model.joints.values()}  # a tree by now: exactly one link is no child
+    root = next(n for n in model.links if n not in children)
     neighbours: dict[str, list[Joint]] = {n: [] for n in model.links}
     for j in model.joints.values():
         neighbours[j.parent].append(j)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import copy
 import math
+import re
+from contextlib import contextmanager
 
 import numpy as np
 from lxml import etree
@@ -46,6 +48,57 @@ from .common import format_number
 
 # poses closer than this are "the same" when deciding that a frame is a sensor's own frame
 _SAME_POSE = 1e-12
+
+
+# characters XML 1.0 cannot hold (lxml refuses them): control characters, lone surrogates, U+FFFE/FFFF
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _name_problem(name: str) -> str | None:
+    """Why a name would not read back from URDF as written (the reader strips names), or None."""
+    if not name.strip():
+        return "is empty"
+    if name != name.strip():
+        return "has leading or trailing white space, which URDF readers strip"
+    if _NOT_XML.search(name):
+        return "holds a character XML cannot hold (a control character or a lone surrogate)"
+    return None
+
+
+def _check_writable(model: Model) -> None:
+    """Refuse, naming the element, what the URDF reader would refuse or read differently."""
+    for kind, table in (("link", model.links), ("joint", model.joints), ("frame", model.frames),
+                        ("sensor", model.sensors)):
+        for name in table:
+            why = _name_problem(name)
+            if why is not None:
+                raise ModelError(f"the name {name!r} {why}: it cannot be written to URDF", element=f"{kind} '{name}'")
+    for link in model.links.values():
+        for kind, shapes in (("visual", link.visuals), ("collision", link.collisions)):
+            for shape in shapes:
+                texts = [shape.name or ""]
+                if shape.material is not None:
+                    texts += [shape.material.name or "", shape.material.texture or ""]
+                if isinstance(shape, Mesh) and _name_problem(shape.filename) is not None:
+                    raise ModelError(f"{kind} mesh file name {shape.filename!r} {_name_problem(shape.filename)}: "
+                                     "URDF readers refuse it", element=f"link '{link.name}'")
+                if any(_NOT_XML.search(t) for t in texts):
+                    raise ModelError(f"a {kind} shape name or material holds a character XML cannot hold",
+                                     element=f"link '{link.name}'")
+    if _NOT_XML.search(model.name or ""):
+        raise ModelError(f"the robot name {model.name!r} holds a character XML cannot hold")
+
+
+@contextmanager
+def _element(what: str):
+    """Name the element in a ModelError raised while writing it (a non-finite number, say)."""
+    try:
+        yield
+    except ModelError as e:
+        if e.element is None:
+            e.element = what
+            e.args = (str(e),)
+        raise
 
 
 def _num(x: float) -> str:
@@ -232,11 +285,26 @@ def _split_axis_offsets(model: Model, diag: Diagnostics) -> None:
         joint.rest_transform = joint.rest_transform @ translation(perp)
         joint.axis_origin = np.zeros(3)
         joints[fixed] = Joint(fixed, JointType.FIXED, helper, child, translation(-perp))
+        _move_ft_sensors(model, joint.name, child, helper, translation(-perp))
         diag.warn(
             f"joint '{joint.name}': its axis does not pass through the child link origin, which URDF cannot "
             f"express; written through the extra massless link '{helper}' (kinematics unchanged)"
         )
     model.joints = joints
+
+
+def _move_ft_sensors(model: Model, joint: str, old: str, new: str, new_H_old: np.ndarray) -> None:
+    """An F/T sensor in a joint whose child became `new` is measured on `new`: re-express its pose there
+    (found by the export/reload property test: the sensor frame moved by the axis offset)."""
+    for sensor in model.sensors.values():
+        if not isinstance(sensor, ForceTorqueSensor) or sensor.parent_joint != joint:
+            continue
+        if sensor.first_link == old:
+            sensor.first_link, sensor.first_link_H_sensor = new, new_H_old @ sensor.first_link_H_sensor
+        if sensor.second_link == old:
+            sensor.second_link, sensor.second_link_H_sensor = new, new_H_old @ sensor.second_link_H_sensor
+        if sensor.applied_wrench_link == old:
+            sensor.applied_wrench_link = new
 
 
 # -- elements --------------------------------------------------------------------------------
@@ -445,6 +513,7 @@ def _reload_warnings(model: Model, frames: list, diag: Diagnostics) -> None:
 
 
 def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
+    _check_writable(model)
     model = _prepare(model, options, diag)
     tree = tree_order(model)
     base = model.default_base_link or tree.root
@@ -461,14 +530,14 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     _reload_warnings(model, frames, diag)
     links, frame_links = _shapes_back_on_frames(model, frames)
     written: dict[tuple[str, str], etree._Element] = {}  # (tag, name) -> element, for pass-through anchors
-    for link in links:  # in the model's (the source's) order
-        written[("link", link.name)] = _link_element(root, link, diag)
-    for link in frame_links:
-        written[("link", link.name)] = _link_element(root, link, diag)
+    for link in links + frame_links:  # in the model's (the source's) order, then the frames
+        with _element(f"link '{link.name}'"):
+            written[("link", link.name)] = _link_element(root, link, diag)
 
     issues = _LimitIssues()
     for joint in model.joints.values():
-        written[("joint", joint.name)] = _joint_element(root, joint, issues)
+        with _element(f"joint '{joint.name}'"):
+            written[("joint", joint.name)] = _joint_element(root, joint, issues)
     _frame_joints(root, model, frames, tree.root, written)
     if issues.no_effort:
         diag.warn(
@@ -481,7 +550,8 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
             "[0, 0] on joint(s) " + ", ".join(issues.prismatic_unbounded)
         )
     for sensor in model.sensors.values():
-        el = _sensor_element(root, model, sensor, diag)
+        with _element(f"sensor '{sensor.name}'"):
+            el = _sensor_element(root, model, sensor, diag)
         if el is not None:
             written[("sensor", sensor.name)] = el
     _write_extensions(root, model.extensions, written, diag)
@@ -525,7 +595,8 @@ def _frame_joints(root: etree._Element, model: Model, frames: list, tree_root: s
         joint_names.add(jname)
         parent, child, t = frame_edge(model, frame.name, top)
         el = etree.SubElement(root, "joint", name=jname, type="fixed")
-        _origin(el, t)
+        with _element(f"frame '{frame.name}'"):
+            _origin(el, t)
         etree.SubElement(el, "parent", link=parent)
         etree.SubElement(el, "child", link=child)
         written[("joint", jname)] = el

@@ -13,6 +13,8 @@ import numpy as np
 from lxml import etree
 
 from ..errors import ModelError
+from .base import check_text
+from .numbers import INT_MAX, INT_MIN, MAX_NUMBER_CHARS, NumberError, show, xml_doubles, xml_int
 
 _PARSER_OPTIONS = {
     "resolve_entities": False,
@@ -25,38 +27,176 @@ _PARSER_OPTIONS = {
 }
 
 
-def parse_xml(text: str | bytes, source: str | None = None) -> etree._Element:
-    """Parse a document, or raise ModelError with the line of the first syntax error."""
+def _document(text: str | bytes, source: str | None) -> str | bytes:
+    """The document as libxml2 may parse it: entity declarations refused, line ends normalised.
+
+    A str stays a str (the streaming reader feeds it in pieces, without a second copy of the whole
+    document as bytes); an encoding declaration in it is dropped, since the text is decoded already.
+    """
     if isinstance(text, str):
-        # lxml refuses str input that carries an encoding declaration
-        data = text.encode("utf-8")
-        data = re.sub(rb"^\s*(<\?xml[^>]*?)encoding=[\"'][^\"']*[\"']", rb"\1", data, count=1)
+        check_text(text, source)
+        data: str | bytes = text
+        head = text[:200]
+        if "encoding" in head:  # lxml refuses str input that carries an encoding declaration
+            new = re.sub(r"^\s*(<\?xml[^>]*?)encoding=[\"'][^\"']*[\"']", r"\1", head, count=1)
+            if new != head:
+                data = new + text[200:]
+        nl, cr, crlf = "\n", "\r", "\r\n"
+        decl = r"\s+(<\?xml[^>]*\?>)"
     else:
         data = text
+        nl, cr, crlf = b"\n", b"\r", b"\r\n"
+        decl = rb"\s+(<\?xml[^>]*\?>)"
+    if cr in data:
+        # XML's own end-of-line handling, done before libxml2 so that its line numbers count lone CRs
+        data = data.replace(crlf, nl).replace(cr, nl)
     refuse_entities(data, source)
-    parser = etree.XMLParser(**_PARSER_OPTIONS)
-    try:
-        root = etree.fromstring(data.lstrip(), parser)
-    except etree.XMLSyntaxError as e:
-        line = e.lineno if e.lineno else None
-        msg = e.msg or str(e)
-        msg = re.sub(r", line \d+, column \d+$", "", msg)
-        raise ModelError(f"malformed XML: {msg}", source=source, line=line) from None
-    if root is None:
-        raise ModelError("empty document", source=source)
-    return root
+    m = re.match(decl, data)
+    if m:  # a declaration must come first: move it before the blank lines, which keep the line count
+        data = m.group(1) + data[: m.start(1)] + data[m.end(1):]
+    return data
 
 
-def refuse_entities(data: bytes, source: str | None) -> None:
+def refuse_entities(data: str | bytes, source: str | None) -> None:
     """Entity declarations could expand to gigabytes or read other files: refuse the document."""
-    pos = data.find(b"<!ENTITY")
+    entity, nl = ("<!ENTITY", "\n") if isinstance(data, str) else (b"<!ENTITY", b"\n")
+    pos = data.find(entity)
     if pos >= 0:
         raise ModelError(
             "the document declares XML entities (<!ENTITY>); entity declarations are refused "
             "so that no file can expand to gigabytes or read other files",
             source=source,
-            line=data[:pos].count(b"\n") + 1,
+            line=data.count(nl, 0, pos) + 1,
         )
+
+
+def _syntax_error(e: etree.XMLSyntaxError, source: str | None) -> ModelError:
+    line = e.lineno if e.lineno else None
+    msg = (e.msg or str(e)).strip()
+    msg = re.sub(r", line \d+, column \d+$", "", msg).strip()
+    return ModelError(f"malformed XML: {msg}", source=source, line=line)
+
+
+def parse_xml(text: str | bytes, source: str | None = None) -> etree._Element:
+    """Parse a document, or raise ModelError with the line of the first syntax error."""
+    data = _document(text, source)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    parser = etree.XMLParser(**_PARSER_OPTIONS)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as e:
+        raise _syntax_error(e, source) from None
+    if root is None:
+        raise ModelError("empty document", source=source)
+    return root
+
+
+_PREFIX_USE = re.compile(r"<\/?([A-Za-z_][\w.-]*):|\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=")
+_PREFIX_DECLARATION = re.compile(r"xmlns:([A-Za-z_][\w.-]*)\s*=")
+
+
+def _undeclared_prefixes(data: str | bytes) -> bool:
+    """Whether an element or attribute may use a namespace prefix that no xmlns: declares (cheap scan)."""
+    if isinstance(data, bytes):
+        data = data.decode("utf-8", errors="replace")
+    if ":" not in data:
+        return False
+    used = {a or b for a, b in _PREFIX_USE.findall(data)} - {"xmlns", "xml"}
+    return bool(used - set(_PREFIX_DECLARATION.findall(data)))
+
+
+class XmlStream:
+    """The children of a document's root element, one complete subtree at a time.
+
+    Parsing a whole 100,000-link URDF into a tree takes 700 MB (libxml2 nodes are ~500 bytes each);
+    a reader that consumes each top-level element as it completes needs only the current one.  After
+    the consumer asks for the next element, the previous one is cleared and unlinked, unless it was
+    moved out with `keep` (sensors and other elements read once the model is complete).  Same
+    safety as parse_xml; a syntax error is raised (as ModelError) when the stream reaches it.
+
+    `tags` names the top-level elements that come in large numbers (URDF links and joints): the
+    parser reports only those (a Python object per element of the document would cost more than the
+    rest of the loading), and every other top-level element is yielded too, in document order,
+    when the next reported one (or the end) shows that it is complete.
+    """
+
+    CHUNK = 1 << 20
+
+    def __init__(self, text: str | bytes, source: str | None = None, tags: tuple[str, ...] | None = None) -> None:
+        self.source = source
+        self.kept = etree.Element("kept")
+        self._data = _document(text, source)
+        if _undeclared_prefixes(self._data):
+            # libxml2's push parser reports an undeclared namespace prefix only at the very end, after
+            # the elements were read (and their invalid names used): parse whole to get the error first
+            data = self._data.encode("utf-8") if isinstance(self._data, str) else self._data
+            try:
+                etree.fromstring(data, etree.XMLParser(**_PARSER_OPTIONS))
+            except etree.XMLSyntaxError as e:
+                raise _syntax_error(e, source) from None
+        self._offset = 0
+        self._parser = etree.XMLPullParser(events=("end",), tag=tags, **_PARSER_OPTIONS)
+        self._pending: list[etree._Element] = []
+        self._closed = False
+        self._first = self._next()
+        if self._first is not None:
+            self.root = self._first.getroottree().getroot()
+        else:  # no reported element: the whole document is parsed by now
+            self.root = self._root
+            if self.root is None:
+                raise ModelError("empty document", source=source)
+
+    def _next(self) -> etree._Element | None:
+        """The next reported element, feeding the parser a piece of the document at a time."""
+        try:
+            while not self._pending:
+                if self._closed:
+                    return None
+                if self._offset < len(self._data):
+                    self._parser.feed(self._data[self._offset:self._offset + self.CHUNK])
+                    self._offset += self.CHUNK
+                else:
+                    self._root = self._parser.close()
+                    self._closed = True
+                    self._data = b""
+                self._pending = [el for _, el in self._parser.read_events()]
+                self._pending.reverse()
+            return self._pending.pop()
+        except etree.XMLSyntaxError as e:
+            raise _syntax_error(e, self.source) from None
+
+    def keep(self, el: etree._Element) -> None:
+        """Keep `el` (with its line numbers) after the stream moves on: it is moved under `self.kept`."""
+        self.kept.append(el)
+
+    def __iter__(self):
+        root = self.root
+        done: etree._Element | None = None  # the last element yielded, cleared, still in the tree
+        el = self._first
+        while el is not None:
+            if el is not root and el.getparent() is root:
+                # complete top-level elements the parser did not report: between `done` and `el`
+                # (the parser may be ahead, so later siblings exist: never scan the whole root)
+                unreported = []
+                prev = el.getprevious()
+                while prev is not None and prev is not done:
+                    unreported.append(prev)
+                    prev = prev.getprevious()
+                unreported.reverse()
+                yield from unreported
+                yield el
+                for other in [done, *unreported, el]:
+                    if other is not None and other is not el and other.getparent() is root:
+                        root.remove(other)
+                if el.getparent() is root:  # not kept
+                    el.clear(keep_tail=True)
+                    done = el
+                else:
+                    done = None
+            el = self._next()
+        tail = [other for other in root if other is not done]  # after the last reported element
+        yield from tail
 
 
 def root_tag(text: str) -> str | None:
@@ -94,15 +234,38 @@ class XmlReader:
     def floats_list(self, el: etree._Element, raw: str, what: str, n: int | None) -> list[float]:
         """Parse numbers into a plain list: the hot path of every loader, so no numpy here."""
         try:
-            values = [float(p) for p in raw.split()]
-        except ValueError:
-            raise self.error(el, f"{what} must be numbers, got '{raw.strip()}'") from None
+            values = xml_doubles(raw)
+        except NumberError as e:
+            raise self.number_error(el, raw, what, e) from None
         if n is not None and len(values) != n:
-            raise self.error(el, f"{what} needs {n} numbers, got {len(values)} ('{raw.strip()}')")
-        for v in values:
-            if v - v != 0.0:  # nan or inf, without a call per value
-                raise self.error(el, f"{what} must be finite, got '{raw.strip()}'")
+            raise self.error(el, f"{what} needs {n} numbers, got {len(values)} ('{show(raw.strip())}')")
         return values
+
+    def number_error(self, el: etree._Element, raw: str, what: str, e: NumberError) -> ModelError:
+        """The message of a refused number: which value, and why (see formats/numbers.py)."""
+        shown = show(raw.strip())
+        if e.kind == "range":
+            head = f"{what} must be finite, got '{shown}'"
+        else:
+            head = f"{what} must be numbers, got '{shown}'"
+        if e.token.strip() != raw.strip():
+            head += f" ('{show(e.token)}' {e.reason})"
+        elif e.kind != "range" or "finite" not in e.reason:
+            head += f" (it {e.reason})"
+        return self.error(el, head)
+
+    def int_attr(self, el: etree._Element, attr: str, default: int | None = None, lo: int = INT_MIN,
+                 hi: int = INT_MAX) -> int:
+        raw = el.get(attr)
+        if raw is None:
+            if default is None:
+                raise self.error(el, f"missing required attribute '{attr}'")
+            return default
+        try:
+            return xml_int(raw, lo, hi)
+        except NumberError as e:
+            raise self.error(el, f"attribute '{attr}' must be an integer, got '{show(raw.strip())}' "
+                                 f"('{show(e.token)}' {e.reason})") from None
 
     def _floats(self, el: etree._Element, raw: str, what: str, n: int | None) -> np.ndarray:
         return np.array(self.floats_list(el, raw, what, n), dtype=float)
@@ -121,12 +284,32 @@ class XmlReader:
             if default is None:
                 raise self.error(el, f"missing required attribute '{attr}'")
             return float(default)
+        # the hot path, inlined: ASCII text without '_' is an XML Schema double exactly when float()
+        # reads it and it is finite (see numbers.xml_doubles); anything else gets the full check
+        if len(raw) <= MAX_NUMBER_CHARS and raw.isascii() and "_" not in raw:
+            try:
+                v = float(raw)
+            except ValueError:
+                pass
+            else:
+                if v - v == 0.0:
+                    return v
         return self.floats_list(el, raw, f"attribute '{attr}'", 1)[0]
 
     def vec3_attr(self, el: etree._Element, attr: str, default: tuple[float, float, float]) -> list[float]:
         raw = el.get(attr)
         if raw is None:
             return list(default)
+        if len(raw) <= MAX_NUMBER_CHARS and raw.isascii() and "_" not in raw:  # as float_attr
+            parts = raw.split()
+            if len(parts) == 3:
+                try:
+                    v = [float(parts[0]), float(parts[1]), float(parts[2])]
+                except ValueError:
+                    pass
+                else:
+                    if (v[0] + v[1] + v[2]) * 0.0 == 0.0:
+                        return v
         return self.floats_list(el, raw, f"attribute '{attr}'", 3)
 
     def floats_text(self, el: etree._Element, n: int | None = None) -> np.ndarray:

@@ -50,14 +50,20 @@ class Inertia:
         self.inertia = np.array(self.inertia, dtype=float).reshape(3, 3)
 
     def about_origin(self) -> np.ndarray:
-        c = self.com
-        return self.inertia + self.mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
+        """The tensor about the link origin; entries beyond a double's range are inf (callers check)."""
+        return _steiner(self.inertia, self.mass, self.com, 1.0)
 
     @classmethod
     def from_origin(cls, mass: float, com, inertia_origin) -> Inertia:
         c = _vec(com)
         i_o = np.array(inertia_origin, dtype=float).reshape(3, 3)
-        return cls(mass, c, i_o - mass * (float(c @ c) * np.eye(3) - np.outer(c, c)))
+        return cls(mass, c, _steiner(i_o, mass, c, -1.0))
+
+
+def _steiner(inertia: np.ndarray, mass: float, c: np.ndarray, sign: float) -> np.ndarray:
+    """inertia + sign * mass * (|c|^2 I - c c^T), overflowing to inf/nan quietly (no numpy warning)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return inertia + sign * mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
 
 
 @dataclass
@@ -112,7 +118,8 @@ class Joint:
     mimic: Mimic | None = None
 
     def __post_init__(self) -> None:
-        self.type = JointType(self.type)
+        if not isinstance(self.type, JointType):
+            self.type = JointType(self.type)
         self.rest_transform = np.array(self.rest_transform, dtype=float).reshape(4, 4)
         if self.type in (JointType.REVOLUTE, JointType.PRISMATIC):
             self.axis = _vec(self.axis if self.axis is not None else (1.0, 0.0, 0.0))

@@ -43,15 +43,18 @@ def _axis_line(t: np.ndarray, joint: Joint) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _meeting_point(lines, tol: float) -> np.ndarray | None:
+    # solved relative to the first line's point, so that far-away joints (1e308) do not overflow
+    origin = lines[0][1]
     a = np.zeros((3, 3))
     b = np.zeros(3)
-    for d, p in lines:
-        proj = np.eye(3) - np.outer(d, d)
-        a += proj
-        b += proj @ p
-    if abs(np.linalg.det(a)) < 1e-12:
+    with np.errstate(over="ignore", invalid="ignore"):
+        for d, p in lines:
+            proj = np.eye(3) - np.outer(d, d)
+            a += proj
+            b += proj @ (p - origin)
+    if abs(np.linalg.det(a)) < 1e-12 or not np.all(np.isfinite(b)):
         return None
-    x = np.linalg.solve(a, b)
+    x = np.linalg.solve(a, b) + origin
     for d, p in lines:
         r = x - p
         if np.linalg.norm(r - (r @ d) * d) > tol:

@@ -31,31 +31,37 @@ def tree_order(model: Model) -> TreeOrder:
     if not model.links:
         raise ModelError("the model has no links")
     parent_joint: dict[str, Joint] = {}
-    children: dict[str, list[Joint]] = {name: [] for name in model.links}
-    for joint in model.joints.values():
-        for end in ("parent", "child"):
-            link = getattr(joint, end)
-            if link not in model.links:
-                raise ModelError(f"{end} link '{link}' does not exist", element=f"joint '{joint.name}'")
-        if joint.parent == joint.child:
-            raise ModelError(f"parent and child are the same link '{joint.child}'", element=f"joint '{joint.name}'")
-        if joint.child in parent_joint:
-            other = parent_joint[joint.child].name
+    links = model.links
+    children: dict[str, list[Joint]] = {name: [] for name in links}
+    for joint in model.joints.values():  # every load runs this several times: plain attribute reads only
+        parent, child = joint.parent, joint.child
+        if parent not in links or child not in links:
+            end, link = ("parent", parent) if parent not in links else ("child", child)
+            raise ModelError(f"{end} link '{link}' does not exist", element=f"joint '{joint.name}'")
+        if parent == child:
+            raise ModelError(f"parent and child are the same link '{child}'", element=f"joint '{joint.name}'")
+        if child in parent_joint:
+            other = parent_joint[child].name
             raise ModelError(
-                f"link '{joint.child}' has two parent joints ('{other}' and '{joint.name}'): "
+                f"link '{child}' has two parent joints ('{other}' and '{joint.name}'): "
                 "a tree allows one",
                 element=f"joint '{joint.name}'",
             )
-        parent_joint[joint.child] = joint
-        children[joint.parent].append(joint)
+        parent_joint[child] = joint
+        children[parent].append(joint)
     roots = [name for name in model.links if name not in parent_joint]
     if not roots:
-        raise ModelError("the joints form a cycle: every link is some joint's child, so there is no root link")
+        first = next(iter(model.joints.values()))
+        raise ModelError(
+            "the joints form a cycle: every link is some joint's child, so there is no root link",
+            element=f"joint '{first.name}'",
+        )
     if len(roots) > 1:
         shown = ", ".join(f"'{r}'" for r in roots[:10]) + (" ..." if len(roots) > 10 else "")
         raise ModelError(
             f"the model has {len(roots)} root links ({shown}); a tree needs exactly one link that is "
-            "no joint's child (connect the others with joints)"
+            "no joint's child (connect the others with joints)",
+            element=f"link '{roots[1]}'",  # the first one too many: where the line points
         )
     root = roots[0]
     order: list[str] = []
@@ -72,7 +78,8 @@ def tree_order(model: Model) -> TreeOrder:
         raise ModelError(
             "the joints form a cycle through links "
             + ", ".join(f"'{n}'" for n in unreached[:10])
-            + " (not reachable from the root '" + root + "')"
+            + " (not reachable from the root '" + root + "')",
+            element=f"joint '{parent_joint[unreached[0]].name}'",
         )
     return TreeOrder(root, order, parent_joint, children, depth)
 

@@ -39,6 +39,39 @@ def inverse(t: np.ndarray) -> np.ndarray:
     return out
 
 
+def vector_norm(v) -> float:
+    """Euclidean norm without overflow or underflow in the squares (`[1e308, 1e308, 0]` is not inf)."""
+    a = np.asarray(v, dtype=float)
+    m = float(np.max(np.abs(a))) if a.size else 0.0
+    if m == 0.0 or not math.isfinite(m):
+        return m
+    with np.errstate(over="ignore"):
+        return m * float(np.linalg.norm(a / m))
+
+
+def unit_vector(v, zero: float = 1e-12) -> np.ndarray | None:
+    """`v` scaled to length 1, or None when its length is below `zero` (or it is not finite)."""
+    if len(v) == 3:  # every joint axis of every loader: scalar math is several times faster than numpy here
+        x, y, z = float(v[0]), float(v[1]), float(v[2])
+        m = max(abs(x), abs(y), abs(z))
+        if not math.isfinite(m) or m == 0.0:
+            return None
+        x, y, z = x / m, y / m, z / m
+        n = math.sqrt(x * x + y * y + z * z)
+        if m * n < zero:
+            return None
+        return np.array([x / n, y / n, z / n])
+    a = np.asarray(v, dtype=float)
+    m = float(np.max(np.abs(a))) if a.size else 0.0
+    if not math.isfinite(m) or m == 0.0:
+        return None
+    scaled = a / m
+    n = float(np.linalg.norm(scaled))
+    if m * n < zero:
+        return None
+    return scaled / n
+
+
 def rot_x(a: float) -> np.ndarray:
     c, s = np.cos(a), np.sin(a)
     return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])

@@ -13,8 +13,8 @@ import numpy as np
 
 from ..errors import ModelError
 from .model import ForceTorqueSensor, JointType, LinkSensor, Model
-from .topology import tree_order
-from .transforms import is_rotation
+from .topology import TreeOrder, tree_order
+from .transforms import unit_vector
 
 log = logging.getLogger(__name__)
 
@@ -27,13 +27,25 @@ def symmetric_eigenvalues(m: np.ndarray) -> list[float]:
     """Sorted eigenvalues of a symmetric 3x3 matrix in closed form (Smith's method).
 
     Called for every link of every model loaded; LAPACK's per-call overhead dominates at 3x3.
+    The matrix is scaled to entries of at most 1 first, so that no square overflows (an inertia
+    entry of 1e155 squared is beyond a double) or underflows; an eigenvalue beyond the range of a
+    double comes back as inf.
     """
+    s = float(np.max(np.abs(m)))
+    if s == 0.0:
+        return [0.0, 0.0, 0.0]
+    return [e * s for e in _unit_scale_eigenvalues(np.asarray(m, dtype=float) / s)]
+
+
+def _unit_scale_eigenvalues(m: np.ndarray) -> list[float]:
+    """symmetric_eigenvalues for entries in [-1, 1]: no intermediate value can overflow."""
     a = m.tolist()
-    p1 = a[0][1] ** 2 + a[0][2] ** 2 + a[1][2] ** 2
+    p1 = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2]
     q = (a[0][0] + a[1][1] + a[2][2]) / 3.0
     if p1 == 0.0:
         return sorted([a[0][0], a[1][1], a[2][2]])
-    p2 = (a[0][0] - q) ** 2 + (a[1][1] - q) ** 2 + (a[2][2] - q) ** 2 + 2.0 * p1
+    d0, d1, d2 = a[0][0] - q, a[1][1] - q, a[2][2] - q
+    p2 = d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * p1
     p = math.sqrt(p2 / 6.0)
     b = [[(a[r][c] - (q if r == c else 0.0)) / p for c in range(3)] for r in range(3)]
     det_b = (
@@ -57,65 +69,174 @@ def check_inertia(mass, com, inertia, element: str, tol: float = 1e-9, reject_im
     load such published robots as written, so they are warnings here too (`strict` makes them
     errors).  `reject_impossible` makes negative mass and indefinite tensors errors, for formats
     whose reference refuses them (libsdformat).
+    Every test is done on the tensor scaled to entries of at most 1, so any finite input (up to
+    1.8e308) is judged without overflow.
     """
     warnings: list[str] = []
     i = np.asarray(inertia, dtype=float)
-    total = mass + float(np.sum(com)) + float(i.sum())
-    if total - total != 0.0:  # nan or inf somewhere
+    if not (math.isfinite(mass) and np.isfinite(com).all() and np.isfinite(i).all()):
         raise ModelError("inertial values must be finite numbers", element=element)
     if mass < 0:
         if reject_impossible:
             raise ModelError(f"mass {mass} is negative", element=element)
         warnings.append(f"{element}: mass {mass} is negative (no rigid body has it); kept as written")
-    scale = max(1.0, float(np.abs(i).max()))
-    if float(np.abs(i - i.T).max()) > tol * scale:
-        raise ModelError("rotational inertia is not symmetric", element=element)
-    if not i.any():
+    s = float(np.abs(i).max())
+    if s == 0.0:
         return warnings
-    eig = symmetric_eigenvalues(i)
-    if -NEGLIGIBLE_INERTIA <= eig[0] < -1e-9 * scale:
+    u = i / s  # |u| <= 1; absolute tolerances below are divided by s accordingly
+    rel = max(1.0, s) / s  # the tolerances are relative to max(1, |I|)
+    if float(np.abs(u - u.T).max()) > tol * rel:
+        raise ModelError("rotational inertia is not symmetric", element=element)
+    eig = _unit_scale_eigenvalues(u)
+    if eig[0] < -1e-9 * rel:
+        moments = [e * s for e in eig]
+        if moments[0] >= -NEGLIGIBLE_INERTIA:
+            warnings.append(
+                f"{element}: rotational inertia is not positive semi-definite (smallest principal moment "
+                f"{moments[0]:.3g} kg m^2), by less than {NEGLIGIBLE_INERTIA:g} kg m^2; kept as written"
+            )
+        else:
+            if reject_impossible:
+                raise ModelError(f"rotational inertia is not positive semi-definite (principal moments {moments})",
+                                 element=element)
+            warnings.append(
+                f"{element}: rotational inertia is not positive semi-definite (principal moments "
+                f"{', '.join(f'{x:.3g}' for x in moments)} kg m^2): no rigid body has it; kept as written, as "
+                "iDynTree and Gazebo load it"
+            )
+            return warnings  # the triangle inequality means nothing for an indefinite tensor
+    a, b, c = eig
+    if c > 0 and a + b < c - 1e-6 * max(c, 1e-12 / s):
         warnings.append(
-            f"{element}: rotational inertia is not positive semi-definite (smallest principal moment "
-            f"{eig[0]:.3g} kg m^2), by less than {NEGLIGIBLE_INERTIA:g} kg m^2; kept as written"
-        )
-    elif eig[0] < -1e-9 * scale:
-        if reject_impossible:
-            raise ModelError(f"rotational inertia is not positive semi-definite (principal moments {eig})",
-                             element=element)
-        warnings.append(
-            f"{element}: rotational inertia is not positive semi-definite (principal moments "
-            f"{', '.join(f'{x:.3g}' for x in eig)} kg m^2): no rigid body has it; kept as written, as iDynTree "
-            "and Gazebo load it"
-        )
-        return warnings  # the triangle inequality means nothing for an indefinite tensor
-    a, b, c = sorted(eig)
-    if a + b < c - 1e-6 * max(c, 1e-12) and c > 0:
-        warnings.append(
-            f"{element}: principal moments {[float(x) for x in (a, b, c)]} violate the triangle "
+            f"{element}: principal moments {[float(x * s) for x in (a, b, c)]} violate the triangle "
             "inequality (no rigid body has this inertia)"
         )
     return warnings
 
 
-def validate(model: Model, *, source: str | None = None) -> list[str]:
+def locate(error: ModelError, model: Model, source: str | None = None) -> ModelError:
+    """Give an error about a model element the line the loader recorded for it (metadata["lines"])."""
+    lines = model.metadata.get("lines", {})
+    if error.line is None and error.element is not None and error.element in lines:
+        error.line = lines[error.element]
+        error.args = (str(error),)
+    return error.with_source(source)
+
+
+def check_mimics(model: Model) -> None:
+    """Every mimic joint follows an existing, independent 1-DOF joint.
+
+    A joint that mimics itself, a cycle of mimics, or a chain (a mimic of a mimic) has no position
+    that Kinematics (or robot_state_publisher) could compute, so it is refused where it is loaded.
+    """
+    for joint in model.joints.values():
+        if joint.mimic is None:
+            continue
+        el = f"joint '{joint.name}'"
+        name = joint.mimic.joint
+        master = model.joints.get(name)
+        if master is None:
+            raise ModelError(f"mimics '{name}', which is not a joint of the model", element=el)
+        if master.dofs != 1 or joint.dofs != 1:
+            raise ModelError("mimic joints must be 1-DOF and follow a 1-DOF joint", element=el)
+        if master is joint:
+            raise ModelError("mimics itself; a mimic joint must follow another, independent joint", element=el)
+        if master.mimic is not None:
+            seen = [joint.name, name]
+            nxt = master.mimic.joint
+            while nxt in model.joints and model.joints[nxt].mimic is not None and nxt not in seen:
+                seen.append(nxt)
+                nxt = model.joints[nxt].mimic.joint
+            if nxt in seen:
+                loop = " -> ".join(f"'{n}'" for n in seen[seen.index(nxt):] + [nxt])
+                raise ModelError(f"mimic joints form a cycle ({loop}): none of them has a position", element=el)
+            raise ModelError(
+                f"mimics '{name}', which itself mimics '{master.mimic.joint}': a mimic joint must follow an "
+                "independent joint (compose the multipliers and offsets)",
+                element=el,
+            )
+
+
+def _inertia_suspects(links: list) -> list[int]:
+    """Indices of the links whose inertia `check_inertia` may refuse or warn about, found for all at once.
+
+    A model of 100,000 links would spend seconds in the per-link checks; here numpy tests every
+    tensor in one go, with tolerances half as strict as check_inertia's, and only the suspects go
+    through check_inertia itself (which has the last word and writes the message).
+    """
+    if not links:
+        return []
+    with np.errstate(all="ignore"):
+        mass = np.array([link.inertia.mass for link in links])
+        com = np.array([link.inertia.com for link in links]).reshape(-1, 3)
+        tensor = np.array([link.inertia.inertia for link in links]).reshape(-1, 3, 3)
+        finite = np.isfinite(mass) & np.isfinite(com).all(axis=1) & np.isfinite(tensor).all(axis=(1, 2))
+        suspect = ~finite | (mass < 0)
+        s = np.where(finite, np.abs(np.where(finite[:, None, None], tensor, 0.0)).max(axis=(1, 2)), 0.0)
+        check = np.flatnonzero(finite & (s > 0))
+        if check.size:
+            sc = s[check]
+            u = tensor[check] / sc[:, None, None]
+            rel = np.maximum(1.0, sc) / sc
+            asym = np.abs(u - u.transpose(0, 2, 1)).max(axis=(1, 2)) > 0.5e-9 * rel
+            eig = np.linalg.eigvalsh(0.5 * (u + u.transpose(0, 2, 1)))  # ascending
+            indefinite = eig[:, 0] < -0.5e-9 * rel
+            a, b, c = eig[:, 0], eig[:, 1], eig[:, 2]
+            triangle = (c > 0) & (a + b < c - 0.5e-6 * np.maximum(c, 1e-12 / sc))
+            suspect[check] |= asym | indefinite | triangle
+    return np.flatnonzero(suspect).tolist()
+
+
+def _check_joint_frames(model: Model) -> None:
+    """Rest transforms rigid and finite, 1-DOF axes finite and non-zero (normalised), for all joints at once."""
+    joints = list(model.joints.values())
+    if not joints:
+        return
+    with np.errstate(all="ignore"):
+        rest = np.array([j.rest_transform for j in joints]).reshape(-1, 4, 4)
+        rot = rest[:, :3, :3]
+        err = np.abs(rot @ rot.transpose(0, 2, 1) - np.eye(3)).max(axis=(1, 2))
+        det = np.linalg.det(np.where(np.isfinite(rot), rot, 0.0))
+        ok = np.isfinite(rest).all(axis=(1, 2)) & (err < 1e-6) & (np.abs(det - 1.0) < 1e-6)
+    bad = np.flatnonzero(~ok)
+    if bad.size:
+        raise ModelError("rest transform is not a finite rigid transform", element=f"joint '{joints[bad[0]].name}'")
+    moving = [j for j in joints if j.type in (JointType.REVOLUTE, JointType.PRISMATIC)]
+    if not moving:
+        return
+    axes = np.array([j.axis for j in moving]).reshape(-1, 3)
+    with np.errstate(all="ignore"):
+        finite = np.isfinite(axes).all(axis=1)
+        m = np.abs(np.where(finite[:, None], axes, 0.0)).max(axis=1)
+        safe = np.where(m > 0, m, 1.0)
+        norm = m * np.linalg.norm(axes / safe[:, None], axis=1)
+    for k in np.flatnonzero(~finite | (norm < 1e-12) | (np.abs(norm - 1.0) > 1e-9)).tolist():
+        joint = moving[k]
+        el = f"joint '{joint.name}'"
+        if not finite[k]:
+            raise ModelError("joint axis must be finite", element=el)
+        if norm[k] < 1e-12:
+            raise ModelError("joint axis has zero length", element=el)
+        joint.axis = unit_vector(joint.axis)
+
+
+def validate(model: Model, *, source: str | None = None, tree: TreeOrder | None = None) -> list[str]:
     """Validate the whole model; raise ModelError on the first error, return warnings.
 
     Loaders may record where each element came from in model.metadata["lines"] (keyed by the
     element description, e.g. "link 'base'"), so that errors found here still carry a line.
+    `tree` is the model's TreeOrder when the caller has just computed it (saves a pass on huge models).
     """
     try:
-        return _validate(model)
+        return _validate(model, tree)
     except ModelError as e:
-        lines = model.metadata.get("lines", {})
-        if e.line is None and e.element is not None and e.element in lines:
-            e.line = lines[e.element]
-            e.args = (str(e),)
-        raise e.with_source(source) from None
+        raise locate(e, model, source) from None
 
 
-def _validate(model: Model) -> list[str]:
+def _validate(model: Model, tree: TreeOrder | None) -> list[str]:
     warnings: list[str] = []
-    tree = tree_order(model)
+    if tree is None:
+        tree = tree_order(model)
     if model.default_base_link is None:
         model.default_base_link = tree.root
     if model.default_base_link != tree.root:
@@ -130,33 +251,23 @@ def _validate(model: Model) -> list[str]:
             if name in names:
                 raise ModelError(f"name '{name}' is used by a {names[name]} and a {kind}: frame names must be unique")
             names[name] = kind
-    for link in model.links.values():
+    links = list(model.links.values())
+    for k in _inertia_suspects(links):
+        link = links[k]
         element = f"link '{link.name}'"
         for w in check_inertia(link.inertia.mass, link.inertia.com, link.inertia.inertia, element):
             line = model.metadata.get("lines", {}).get(element)
             warnings.append(f"line {line}: {w}" if line else w)
+    _check_joint_frames(model)
     for joint in model.joints.values():
-        el = f"joint '{joint.name}'"
-        t = joint.rest_transform
-        if not np.all(np.isfinite(t)) or not is_rotation(t[:3, :3]):
-            raise ModelError("rest transform is not a finite rigid transform", element=el)
         if joint.type in (JointType.REVOLUTE, JointType.PRISMATIC):
-            n = float(np.linalg.norm(joint.axis))
-            if not np.isfinite(n) or n < 1e-12:
-                raise ModelError("joint axis has zero length", element=el)
-            if abs(n - 1.0) > 1e-9:
-                joint.axis = joint.axis / n
+            el = f"joint '{joint.name}'"
             lim = joint.limits
             if lim.has_position_limits and lim.min_position > lim.max_position:
                 raise ModelError(
                     f"lower position limit {lim.min_position} is above the upper limit {lim.max_position}", element=el
                 )
-        if joint.mimic is not None:
-            master = model.joints.get(joint.mimic.joint)
-            if master is None:
-                raise ModelError(f"mimics joint '{joint.mimic.joint}', which does not exist", element=el)
-            if master.dofs != 1 or joint.dofs != 1:
-                raise ModelError("mimic joints must be 1-DOF and follow a 1-DOF joint", element=el)
+    check_mimics(model)
     for frame in model.frames.values():
         if frame.parent_link not in model.links:
             raise ModelError(f"parent link '{frame.parent_link}' does not exist", element=f"frame '{frame.name}'")

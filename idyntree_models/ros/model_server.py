@@ -148,6 +148,9 @@ class ModelServer(Node):
             "Prefix of every published TF frame name.", string))
         self.declare_parameter("ignore_timestamp", False, _descriptor(
             "Stamp /tf with the current time instead of the joint_states stamp.", boolean))
+        self.declare_parameter("allow_file_access", False, _descriptor(
+            "Let ~/convert_model read the files a model refers to (SDF includes, SKEL meshes); off, a "
+            "request reads no file at all and its errors say nothing about the machine's files.", boolean))
 
         # The library logs each loader warning once; here it goes to the node's logger only.
         self._log_handler = _NodeLogHandler(self.get_logger())
@@ -414,6 +417,7 @@ class ModelServer(Node):
                     request.export_spherical_joints_as_three_revolute_joints),
                 allow_xacro=False,  # text from any DDS participant: xacro's $(eval) would run it as Python
                 strict=bool(self.get_parameter("strict").value),
+                allow_file_access=bool(self.get_parameter("allow_file_access").value),
             )
             response.success = True
         except ModelError as e:

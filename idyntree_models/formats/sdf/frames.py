@@ -208,6 +208,8 @@ class FrameGraph:
         problem = check_uri(uri)
         if problem is not None:
             raise r.error(inc, problem)
+        if not self.options.allow_file_access:  # the ROS services: nothing is read, nothing is revealed
+            raise r.error(inc, f"include '{uri}' is not read: reading files is disabled for this load")
         self.policy.includes += 1
         if self.policy.includes > MAX_INCLUDES:
             raise r.error(inc, f"more than {MAX_INCLUDES} <include>s expanded for one model (includes that include "

@@ -1,0 +1,56 @@
+"""Mutation fuzzing over the vendored corpus of every format (hypothesis), with issue 11's invariant:
+
+every input gives a ModelError or a model; every model exports to every format or gets a ModelError;
+every export loads back to the same model up to the losses the exporter warned about.
+
+IDYNTREE_FUZZ_EXAMPLES sets the examples per format (default 300, a few seconds each);
+`bench/fuzz_report.py` runs the same mutations for the figures in the README.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
+
+from fuzzing import FORMATS, Picker, check, mutate, seeds
+
+EXAMPLES = int(os.environ.get("IDYNTREE_FUZZ_EXAMPLES", "300"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _fuzz(fmt: str, targets: tuple[str, ...]) -> None:
+    corpus = seeds(fmt)
+    assert corpus, f"no {fmt} seed in the vendored corpus"
+
+    @SETTINGS
+    @given(st.data())
+    def run(data):
+        _, text = data.draw(st.sampled_from(corpus), label="seed")
+        pick = Picker(lambda seq: data.draw(st.sampled_from(list(seq))), lambda lo, hi: data.draw(st.integers(lo, hi)))
+        for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+            text = mutate(text, fmt, pick)
+        note(f"mutated input:\n{text}")
+        check(text, fmt, targets)
+
+    logging.disable(logging.WARNING)  # thousands of expected loader warnings
+    try:
+        run()
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_mutated_inputs_load_cleanly_and_export_to_urdf_json_mjcf(fmt):
+    _fuzz(fmt, ("urdf", "idyntree-model-json", "mjcf"))
+
+
+@pytest.mark.xfail(reason="issue 12 (SDF): the SDF exporter still writes what the SDF reader refuses (a 'world' "
+                          "link, colours outside [0, 1], negative mass, indefinite inertia)", strict=False)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_mutated_inputs_export_to_sdf(fmt):
+    _fuzz(fmt, ("sdf",))

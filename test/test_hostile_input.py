@@ -1,0 +1,386 @@
+"""Hostile and huge input (issue 11): every reader answers ModelError with the element and line, or a model.
+
+Each defect found by fuzzing the readers has its own small input here.  Numbers are checked
+against the grammars of the formats (XML Schema for URDF/SKEL, RFC 8259 for JSON) and, where a
+reference implementation runs here, against it (dartpy for SKEL shape sizes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import numpy as np
+import pytest
+
+from idyntree_models import load_model
+from idyntree_models.api import export_model
+from idyntree_models.errors import ModelError
+from idyntree_models.formats.base import MAX_FILE_BYTES
+from idyntree_models.formats.numbers import MAX_NUMBER_CHARS
+from idyntree_models.model.kinematics import Kinematics
+
+from test_skel import compare_with_dart, dart_reference, needs_dartpy
+
+M = '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>'
+J_AB = ('<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>')
+
+
+def robot(body: str = J_AB, inertial_a: str = M) -> str:
+    """Links a (line 2) and b (line 3); `body` starts on line 4."""
+    return f'<robot name="r">\n<link name="a">{inertial_a}</link>\n<link name="b">{M}</link>\n{body}\n</robot>\n'
+
+
+def fails(text, pattern: str, **kw) -> ModelError:
+    with pytest.raises(ModelError, match=pattern) as info:
+        load_model(text, **kw)
+    return info.value
+
+
+# -- one strict number reader per format family -------------------------------------------------
+# Python's float() reads all of these; no model format does.
+BAD_NUMBERS = {
+    "digit separator": "1_0",
+    "Arabic-Indic digits": "\u0661\u0662",
+    "full-width digits": "\uff11\uff12",
+    "no-break space inside": "1\u00a02",
+    "infinity": "Infinity",
+    "nan": "nan",
+    "overflow": "1e999",
+    "hex": "0x10",
+    "4301 digits": "1" * 4301,
+}
+
+
+@pytest.mark.parametrize("token", list(BAD_NUMBERS.values()), ids=list(BAD_NUMBERS))
+def test_urdf_numbers_are_xml_schema_doubles(token):
+    e = fails(robot(J_AB.replace('lower="-1"', f'lower="{token}"')), r"attribute 'lower' must be")
+    assert e.line == 4 and e.element == "<limit>"
+
+
+@pytest.mark.parametrize("token", list(BAD_NUMBERS.values()), ids=list(BAD_NUMBERS))
+def test_skel_numbers_are_xml_schema_doubles(token):
+    text = ('<skel>\n<world name="w">\n<skeleton name="s">\n<body name="b">\n<inertia><mass>'
+            f"{token}</mass></inertia>\n</body>\n</skeleton></world></skel>")
+    e = fails(text, r"<mass> value must be")
+    assert e.line == 5 and e.element == "<mass>"
+
+
+def test_xml_schema_forms_that_float_shares_are_accepted():
+    model = load_model(robot(J_AB.replace('lower="-1" upper="1"', 'lower="-1.e0" upper=" +.5E+0 "')))
+    lim = model.joints["j"].limits
+    assert (lim.min_position, lim.max_position) == (-1.0, 0.5)
+
+
+def test_skel_integer_attribute_is_xml_schema_int():
+    text = ('<skel><world name="w"><skeleton name="s"><body name="b"/><body name="c"/>'
+            '<joint type="revolute" name="j"><parent>b</parent><child>c</child><axis><xyz>0 0 1</xyz></axis>\n'
+            '<dof local_index="\uff10"/></joint></skeleton></world></skel>')
+    e = fails(text, r"attribute 'local_index' must be an integer")
+    assert e.line == 2
+
+
+def _json_doc() -> dict:
+    return json.loads(export_model(load_model(robot()), "json"))
+
+
+def _mass_line(text: str) -> int:
+    return text[: text.index('"mass"')].count("\n") + 1
+
+
+@pytest.mark.parametrize("literal,reason", [
+    ("9" * 400, "beyond the range of a double"),  # was OverflowError
+    ("9" * 4301, f"more than {MAX_NUMBER_CHARS} characters"),  # was ValueError (int digit limit)
+    ("1e400", "beyond the range of a double"),
+    ("NaN", "JSON has no NaN or Infinity"),
+    ("-Infinity", "JSON has no NaN or Infinity"),
+])
+def test_json_numbers_follow_the_json_grammar(literal, reason):
+    text = json.dumps(_json_doc(), indent=2).replace('"mass": 1.0', f'"mass": {literal}', 1)
+    e = fails(text, re.escape(reason))
+    assert e.element == "links[0].inertia.mass" and e.line == _mass_line(text)
+
+
+def test_lone_surrogates_are_refused_with_the_line():
+    # a JSON \u escape of half a surrogate pair: not a character (every later write would fail)
+    text = json.dumps(_json_doc(), indent=2).replace('"name": "b"', '"name": "b\\udc00"', 1)
+    e = fails(text, "lone UTF-16 surrogate")
+    assert e.line == text[: text.index("udc00")].count("\n") + 1
+    pair = json.dumps(_json_doc(), indent=2).replace('"name": "j"', '"name": "j\\ud83d\\ude00"')
+    assert "j\U0001f600" in load_model(pair).joints
+    # a Python str holding one, through the API, in any format
+    e = fails(robot().replace('name="b"', 'name="b\ud800"', 1), "lone UTF-16 surrogate")
+    assert e.line == 3
+
+
+# -- overflow is impossible in validation ------------------------------------------------------------
+@pytest.mark.parametrize("value", ["1e155", "1e300", "1.7e308"])
+def test_huge_inertia_is_judged_without_overflow(value):
+    # a physically valid huge tensor loads; one that is indefinite is judged so, not an OverflowError
+    big = M.replace('ixx="1" iyy="1" izz="1"', f'ixx="{value}" iyy="{value}" izz="{value}"')
+    model = load_model(robot(inertial_a=big))
+    assert model.links["a"].inertia.inertia[0, 0] == float(value)
+    bad = (f'<inertial><mass value="1"/><inertia ixx="{value}" iyy="{value}" izz="{value}" ixy="{value}" '
+           f'ixz="{value}" iyz="-{value}"/></inertial>')  # principal moments 2v, 2v, -v
+    warnings: list[str] = []
+    load_model(robot(inertial_a=bad), warnings=warnings)  # as iDynTree: kept, with a warning
+    assert any("not positive semi-definite" in w for w in warnings)
+    fails(robot(inertial_a=bad), "not positive semi-definite", strict=True)
+
+
+def test_huge_inertia_in_json_is_judged_without_overflow():
+    doc = _json_doc()
+    doc["links"][0]["inertia"]["rotational_inertia_wrt_frame_origin"] = [[1e155, 0, 0], [0, 1e155, 0], [0, 0, 1e155]]
+    assert load_model(json.dumps(doc)).links["a"].inertia.inertia[1, 1] == 1e155
+
+
+def test_axis_of_1e308_is_a_direction_not_zero():
+    model = load_model(robot(J_AB.replace('xyz="0 0 1"', 'xyz="1e308 1e308 0"')))
+    np.testing.assert_allclose(model.joints["j"].axis, [2**-0.5, 2**-0.5, 0.0])
+    assert np.all(np.isfinite(Kinematics(model).world_transforms({"j": 0.5})["b"]))
+
+
+def test_mass_times_com_overflow_is_refused_when_exporting_json():
+    big = M.replace('<mass value="1"/>', '<origin xyz="1e160 0 0"/><mass value="1e10"/>')
+    model = load_model(robot(inertial_a=big))  # finite about the COM: a valid model
+    with pytest.raises(ModelError, match=r"link 'a'.*beyond the range of a double"):
+        export_model(model, "json")
+
+
+def test_skel_shape_inertia_overflow_is_an_error():
+    # a radius of 1e200 on a body with a mass and no moment of inertia: was OverflowError
+    text = ('<skel><world name="w"><skeleton name="s">\n<body name="b">\n<inertia><mass>1</mass></inertia>\n'
+            '<visualization_shape><geometry><sphere><radius>1e200</radius></sphere></geometry>'
+            "</visualization_shape></body></skeleton></world></skel>")
+    e = fails(text, r"body 'b': the moment of inertia computed from its shapes .* beyond the range of a double")
+    assert e.line == 3
+
+
+# -- size limit ---------------------------------------------------------------------------------------
+def test_files_larger_than_the_limit_are_refused_before_reading(tmp_path):
+    path = tmp_path / "huge.urdf"
+    with open(path, "wb") as f:  # sparse: no disk space used, and reading it would take gigabytes
+        f.write(b"<robot>")
+        f.truncate(MAX_FILE_BYTES + 1)
+    fails(path, rf"the file has {MAX_FILE_BYTES + 1} bytes, more than the {MAX_FILE_BYTES}")
+    fails("<robot>" + " " * MAX_FILE_BYTES, "more than the")
+
+
+def test_special_files_are_not_read(tmp_path):
+    fifo = tmp_path / "pipe.urdf"
+    os.mkfifo(fifo)
+    fails(fifo, "not a regular file")  # and no hang waiting for a writer
+
+
+# -- line numbers wherever the element is known ----------------------------------------------------
+TOPOLOGY = {
+    "self loop": ('<joint name="j" type="fixed"><parent link="a"/><child link="a"/></joint>',
+                  4, r"joint 'j': parent and child are the same link 'a'"),
+    "two parents": (J_AB + '\n<link name="c"/><joint name="k" type="fixed"><parent link="c"/><child link="b"/></joint>',
+                    5, r"joint 'k': link 'b' has two parent joints"),
+    "several roots": ("", 3, r"link 'b': the model has 2 root links"),
+    "cycle": (J_AB + f'\n<link name="c">{M}</link><link name="d">{M}</link>'
+              '\n<joint name="k" type="fixed"><parent link="c"/><child link="d"/></joint>'
+              '\n<joint name="l" type="fixed"><parent link="d"/><child link="c"/></joint>', 7,
+              r"joint 'l': the joints form a cycle through links 'c', 'd'"),
+    "mimic of nothing": (J_AB.replace("</joint>", '<mimic joint="zz"/></joint>'), 4, r"joint 'j': mimics 'zz'"),
+    "self mimic": (J_AB.replace("</joint>", '<mimic joint="j"/></joint>'), 4, r"joint 'j': mimics itself"),
+}
+
+
+@pytest.mark.parametrize("name", list(TOPOLOGY))
+def test_topology_errors_give_the_line(name, tmp_path):
+    body, line, pattern = TOPOLOGY[name]
+    path = tmp_path / "r.urdf"
+    path.write_text(robot(body))
+    e = fails(path, pattern)
+    assert str(e).startswith(f"{path}:{line}: ")
+
+
+def test_mimic_cycles_and_chains_are_refused_at_load():
+    text = (f'<robot name="r">\n<link name="a">{M}</link>\n<link name="b">{M}</link>\n<link name="c">{M}</link>\n'
+            '<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="k"/></joint>\n'
+            '<joint name="k" type="continuous"><parent link="b"/><child link="c"/><mimic joint="j"/></joint>\n'
+            "</robot>")
+    e = fails(text, r"mimic joints form a cycle \('j' -> 'k' -> 'j'\)")
+    assert e.line == 5
+    chain = text.replace('<mimic joint="j"/>', "").replace(
+        "</robot>", f'<link name="d">{M}</link>\n<joint name="l" type="continuous"><parent link="c"/>'
+        '<child link="d"/><mimic joint="j"/></joint>\n</robot>')
+    e = fails(chain, r"joint 'l': mimics 'j', which itself mimics 'k'")
+    assert e.line == 8
+
+
+def test_non_utf8_input_gives_the_line(tmp_path):
+    path = tmp_path / "latin1.urdf"
+    path.write_bytes(robot().replace('name="b"', 'name="b\xe9"').encode("latin-1"))
+    e = fails(path, r"not UTF-8 text")
+    assert e.line == 3
+
+
+def test_cr_only_line_ends_count_lines(tmp_path):
+    text = robot(J_AB.replace('xyz="0 0 1"', 'xyz="0 0 0"')).replace("\n", "\r")
+    assert fails(text, "zero axis").line == 4
+    doc = json.dumps(_json_doc(), indent=2)
+    text = doc.replace('"mass": 1.0', '"mass": 1e999', 1)
+    assert fails(text.replace("\n", "\r"), "beyond the range").line == _mass_line(text)
+    skel = "<skel>\r<world name='w'>\r<skeleton name='s'>\r<body name='b'>\r<inertia><mass>x</mass></inertia>"
+    assert fails(skel + "</body></skeleton></world></skel>", "<mass> value").line == 5
+
+
+def test_leading_blank_lines_before_the_declaration_keep_lines():
+    text = '\n\n<?xml version="1.0"?>\n' + robot(J_AB.replace('xyz="0 0 1"', 'xyz="0 0 0"'))
+    assert fails(text, "zero axis").line == 7
+
+
+# -- URDF's world --floating--> base, as the README promises ------------------------------------------
+def test_world_floating_base_is_accepted():
+    text = robot('<link name="world"/>\n<joint name="float" type="floating"><parent link="world"/>'
+                 '<child link="a"/></joint>\n' + J_AB)
+    warnings: list[str] = []
+    model = load_model(text, warnings=warnings)
+    assert set(model.links) == {"a", "b"} and model.default_base_link == "a"
+    assert any("floating joint 'float'" in w and "line 5" in w for w in warnings)
+    two = text.replace("</robot>", '<joint name="f2" type="floating"><parent link="world"/><child link="b"/>'
+                       "</joint>\n</robot>")
+    fails(two, "floating joint")
+
+
+# -- SKEL shape sizes: DART ignores non-positive ones and keeps its default ------------------------
+NEG_SIZES = """<?xml version="1.0"?>
+<skel version="1.0"><world name="w"><skeleton name="s">
+<body name="b"><inertia><mass>2</mass></inertia>
+<visualization_shape><geometry><box><size>-0.1 0.2 0.3</size></box></geometry></visualization_shape>
+<collision_shape><geometry><box><size>-0.1 0.2 0.3</size></box></geometry></collision_shape></body>
+<body name="c"><inertia><mass>2</mass></inertia>
+<visualization_shape><geometry><cylinder><radius>-0.1</radius><height>0.2</height></cylinder></geometry>
+</visualization_shape></body>
+<body name="d"><inertia><mass>2</mass></inertia>
+<visualization_shape><geometry><sphere><radius>0</radius></sphere></geometry></visualization_shape></body>
+<body name="e"><inertia><mass>2</mass></inertia>
+<visualization_shape><geometry><box><size>-0.1 -0.2 0.3</size></box></geometry></visualization_shape></body>
+<joint type="free" name="j"><parent>world</parent><child>b</child></joint>
+<joint type="weld" name="k"><parent>b</parent><child>c</child></joint>
+<joint type="weld" name="l"><parent>b</parent><child>d</child></joint>
+<joint type="weld" name="m"><parent>b</parent><child>e</child></joint>
+</skeleton></world></skel>
+"""
+
+
+def test_skel_non_positive_sizes_warn_and_use_dart_defaults(tmp_path):
+    path = tmp_path / "neg.skel"
+    path.write_text(NEG_SIZES)
+    warnings: list[str] = []
+    model = load_model(path, warnings=warnings)
+    assert [w for w in warnings if "is not positive" in w and "line 4" in w]
+    np.testing.assert_array_equal(model.links["b"].visuals[0].size, [1.0, 1.0, 1.0])
+    assert model.links["c"].visuals[0].radius == 1.0 and model.links["c"].visuals[0].length == 0.2
+    # the double negative box is not taken for a positive one
+    np.testing.assert_allclose(np.diag(model.links["e"].inertia.inertia), [2 / 6] * 3)
+
+
+@needs_dartpy
+def test_skel_non_positive_sizes_match_dartpy(tmp_path):
+    path = tmp_path / "neg.skel"
+    path.write_text(NEG_SIZES)
+    ref = dart_reference(path)
+    assert ref["ok"], ref
+    assert compare_with_dart(path, ref) == 4
+
+
+# -- containment: SKEL meshes are read only inside the file's tree or an allowed directory -----------
+MESH_SKEL = ('<skel><world name="w"><skeleton name="s">\n<body name="b"><inertia><mass>1</mass></inertia>\n'
+             "<visualization_shape><geometry><mesh><file_name>{}</file_name></mesh></geometry></visualization_shape>"
+             '</body><joint type="free" name="j"><parent>world</parent><child>b</child></joint></skeleton></world></skel>')
+OBJ = "v 0 0 0\nv 1 2 3\n"  # a 1 x 2 x 3 bounding box: inertia m/12 diag(13, 10, 5)
+FROM_OBJ = np.diag([13.0, 10.0, 5.0]) / 12.0
+
+
+def _skel_with_mesh(tmp_path, ref: str):
+    path = tmp_path / "robot" / "r.skel"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(MESH_SKEL.format(ref))
+    return path
+
+
+def _mesh_notes(path, **kw) -> tuple[np.ndarray, list[str]]:
+    warnings: list[str] = []
+    model = load_model(path, warnings=warnings, **kw)
+    return model.links["b"].inertia.inertia, [w for w in warnings if "mesh '" in w]
+
+
+def test_skel_mesh_in_the_file_tree_is_read(tmp_path):
+    path = _skel_with_mesh(tmp_path, "meshes/part.obj")
+    (path.parent / "meshes").mkdir()
+    (path.parent / "meshes" / "part.obj").write_text(OBJ)
+    inertia, notes = _mesh_notes(path)
+    np.testing.assert_allclose(inertia, FROM_OBJ)
+    assert notes == []
+
+
+@pytest.mark.parametrize("ref", ["../outside.obj", "{tmp}/outside.obj", "file://{tmp}/outside.obj"])
+def test_skel_mesh_outside_the_tree_needs_allow_include_outside(tmp_path, ref):
+    (tmp_path / "outside.obj").write_text(OBJ)
+    path = _skel_with_mesh(tmp_path, ref.format(tmp=tmp_path))
+    inertia, notes = _mesh_notes(path)
+    assert np.array_equal(inertia, np.eye(3))  # not read: DART's default inertia
+    assert len(notes) == 1 and "--allow-include-outside DIR" in notes[0] and "line 3" in notes[0]
+    inertia, notes = _mesh_notes(path, allow_include_outside=[str(tmp_path)])
+    np.testing.assert_allclose(inertia, FROM_OBJ)
+
+
+def test_skel_mesh_symlink_out_of_the_tree_is_refused(tmp_path):
+    (tmp_path / "outside.obj").write_text(OBJ)
+    path = _skel_with_mesh(tmp_path, "link.obj")
+    (path.parent / "link.obj").symlink_to(tmp_path / "outside.obj")
+    inertia, notes = _mesh_notes(path)
+    assert np.array_equal(inertia, np.eye(3)) and "symbolic link" in notes[0]
+
+
+def test_refusals_say_nothing_about_the_file_system(tmp_path):
+    (tmp_path / "outside.obj").write_text(OBJ)
+    for kw in ({}, {"allow_file_access": False}):
+        seen = []
+        for name in ("outside.obj", "missing.obj"):
+            ref = str(tmp_path / name)
+            _, notes = _mesh_notes(_skel_with_mesh(tmp_path, ref), **kw)
+            seen.append([n.replace(ref, "REF") for n in notes])
+        assert seen[0] == seen[1] and seen[0], kw
+    # as text (no file, so no directory tree): nothing is read either
+    text = MESH_SKEL.format("part.obj")
+    warnings: list[str] = []
+    load_model(text, warnings=warnings)
+    assert any("given as text" in w for w in warnings)
+
+
+def test_cli_allow_include_outside(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "outside.obj").write_text(OBJ)
+    path = _skel_with_mesh(tmp_path, "../outside.obj")
+    out = tmp_path / "out.json"
+    args = [sys.executable, "-m", "idyntree_models.cli", "-i", str(path), "-o", str(out)]
+    res = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0 and "--allow-include-outside" in res.stderr
+    assert np.array_equal(load_model(out).links["b"].inertia.inertia, np.eye(3))
+    res = subprocess.run(args + ["--allow-include-outside", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    np.testing.assert_allclose(load_model(out).links["b"].inertia.inertia, FROM_OBJ)
+
+
+def test_ft_sensor_in_a_joint_with_an_offset_axis_keeps_its_pose_through_urdf():
+    """Found by the export/reload property: URDF moves an off-origin axis onto a helper link, and the
+    F/T sensor of that joint must move with its pose re-expressed (vendored MJCF arm, wrist sensor)."""
+    from conftest import model_file
+
+    model = load_model(model_file("mjcf/fixed_arm_radian.xml"))
+    back = load_model(export_model(model, "urdf"))
+    config = {"j1": 0.3, "j2": -0.4, "j3": 0.7}
+    wa, wb = Kinematics(model).world_transforms(config), Kinematics(back).world_transforms(config)
+    sa, sb = model.sensors["wrist"], back.sensors["wrist"]
+    np.testing.assert_allclose(wa[sa.frame_link] @ sa.frame_transform, wb[sb.frame_link] @ sb.frame_transform,
+                               atol=1e-12)

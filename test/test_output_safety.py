@@ -1,0 +1,204 @@
+"""Output writing of idyntree-model-convert and save_model: never replace what should not be replaced.
+
+Real CLI runs in subprocesses: symlinks are written through, devices and FIFOs written directly,
+modes kept, and no temporary file survives a failure or a SIGTERM/SIGINT.  Also the one-line
+promise of CLI errors and warnings, whatever the names and messages hold.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from idyntree_models import load_model, save_model
+from idyntree_models.errors import ModelError
+
+from conftest import DEMO, REPO
+
+DEMO_URDF = DEMO / "demo_arm.urdf"
+
+
+def cli(*args, stdin: str | None = None, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "idyntree_models.cli", *map(str, args)], input=stdin,
+                          capture_output=True, text=True, cwd=REPO, timeout=300, **kw)
+
+
+def outline(model) -> tuple:
+    """What every format keeps of a model (JSON has no robot name)."""
+    return sorted(model.links), sorted(model.joints), sorted(model.sensors)
+
+
+DEMO_OUTLINE = outline(load_model(DEMO_URDF))
+
+
+def leftovers(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name.endswith(".tmp") or ".tmp" in p.name)
+
+
+def test_symlink_output_writes_the_target(tmp_path):
+    target = tmp_path / "real" / "model.json"
+    target.parent.mkdir()
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    chain = tmp_path / "chain.json"
+    chain.symlink_to(link)
+    res = cli("-i", DEMO_URDF, "-o", chain, "-q")
+    assert res.returncode == 0, res.stderr
+    assert chain.is_symlink() and link.is_symlink()  # the links stay links
+    assert outline(load_model(target)) == DEMO_OUTLINE
+    assert leftovers(tmp_path) == [] and leftovers(target.parent) == []
+
+
+def test_dangling_symlink_creates_its_target(tmp_path):
+    link = tmp_path / "out.urdf"
+    link.symlink_to(tmp_path / "new.urdf")
+    assert cli("-i", DEMO_URDF, "-o", link, "-q").returncode == 0
+    assert link.is_symlink() and (tmp_path / "new.urdf").is_file()
+
+
+def test_existing_mode_is_kept_and_new_files_follow_the_umask(tmp_path):
+    out = tmp_path / "out.json"
+    out.write_text("old")
+    out.chmod(0o640)
+    assert cli("-i", DEMO_URDF, "-o", out, "-q").returncode == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    new = tmp_path / "new.json"
+    res = cli("-i", DEMO_URDF, "-o", new, "-q", preexec_fn=lambda: os.umask(0o027))
+    assert res.returncode == 0
+    assert stat.S_IMODE(new.stat().st_mode) == 0o640  # 0666 & ~027, as open() would create it
+
+
+def test_devices_are_written_not_replaced():
+    before = os.stat("/dev/null")
+    res = cli("-i", DEMO_URDF, "-o", "/dev/null", "--output-format", "json", "-q")
+    assert res.returncode == 0, res.stderr
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
+
+
+def test_fifo_is_written_directly(tmp_path):
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    res = cli("-i", DEMO_URDF, "-o", fifo, "--output-format", "json", "-q")
+    reader.join(60)
+    assert res.returncode == 0, res.stderr
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert outline(load_model(received[0].decode())) == DEMO_OUTLINE
+
+
+def test_stdout():
+    res = cli("-i", DEMO_URDF, "-o", "-", "--output-format", "sdf", "-q")
+    assert res.returncode == 0 and outline(load_model(res.stdout)) == DEMO_OUTLINE
+
+
+def test_directory_output_is_refused_in_one_line(tmp_path):
+    (tmp_path / "d.json").mkdir()
+    res = cli("-i", DEMO_URDF, "-o", tmp_path / "d.json", "-q")
+    assert res.returncode == 1
+    assert res.stderr.count("\n") == 1 and "is a directory" in res.stderr
+
+
+def _limit_file_size() -> None:
+    # writes beyond 4 kB fail with EFBIG (SIGXFSZ ignored): a full disk, deterministically
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+
+def test_failed_write_removes_the_temporary_file_and_keeps_the_old_output(tmp_path):
+    out = tmp_path / "out.json"
+    out.write_text("old")
+    res = cli("-i", DEMO_URDF, "-o", out, "-q", preexec_fn=_limit_file_size)
+    assert res.returncode == 1
+    assert res.stderr.count("\n") == 1 and "cannot write the output: File too large" in res.stderr
+    assert out.read_text() == "old"
+    assert leftovers(tmp_path) == []
+
+
+def _big_model(tmp_path: Path) -> Path:
+    sys.path.insert(0, str(REPO / "bench"))
+    from common import synthetic_urdf
+
+    path = tmp_path / "big.urdf"
+    path.write_text(synthetic_urdf(4000))
+    return path
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_signals_leave_no_temporary_file(tmp_path, signum):
+    """Kill runs at spread-out moments (load, export, write): each either finished or left the old file."""
+    big = _big_model(tmp_path)
+    out = tmp_path / "out.json"
+    out.write_text("old")
+    start = time.monotonic()
+    full = cli("-i", big, "-o", out, "-q")
+    duration = time.monotonic() - start
+    assert full.returncode == 0
+    written = out.read_text()
+    codes = set()
+    for k in range(4):
+        out.write_text("old")
+        proc = subprocess.Popen([sys.executable, "-m", "idyntree_models.cli", "-i", str(big), "-o", str(out), "-q"],
+                                cwd=REPO, stderr=subprocess.PIPE, text=True)
+        time.sleep(duration * (0.35 + 0.2 * k))
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=300)
+        codes.add(proc.returncode)
+        assert proc.returncode in (0, 128 + signum, -signum), err
+        assert "Traceback" not in err
+        assert leftovers(tmp_path) == []
+        assert out.read_text() in ("old", written)
+    assert codes & {128 + signum, -signum}, "no run was interrupted: the test did not test anything"
+
+
+def test_save_model_api(tmp_path):
+    model = load_model(DEMO_URDF)
+    target = tmp_path / "a.sdf"
+    target.write_text("old")
+    target.chmod(0o600)
+    link = tmp_path / "b.sdf"
+    link.symlink_to(target)
+    save_model(model, link)
+    assert link.is_symlink() and stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert load_model(target).summary() == model.summary()
+    with pytest.raises(ModelError, match="cannot tell the output format"):
+        save_model(model, tmp_path / "c.txt")
+
+
+# -- one line per error and per warning -----------------------------------------------------------------
+def test_errors_with_newlines_in_names_stay_one_line(tmp_path):
+    # a link name holding a newline (&#10;) in an error message, and a libxml message ending in one
+    bad = tmp_path / "bad.urdf"
+    bad.write_text('<robot name="r">\n<link name="a&#10;b"/>\n<joint name="j&#10;k" type="fixed"><parent link="a&#10;b"/>'
+                   '<child link="zz"/></joint>\n</robot>\n')
+    res = cli("-i", bad, "-o", tmp_path / "o.json")
+    assert res.returncode == 1
+    assert res.stderr.count("\n") == 1, res.stderr
+    assert f"{bad}:3: <child>: child link 'zz' of joint 'j\\nk' does not exist" in res.stderr
+    broken = tmp_path / "broken.urdf"
+    broken.write_text("<robot name='r'>\n<link name='a'>\n</robot>\n")
+    res = cli("-i", broken, "-o", tmp_path / "o.json")
+    assert res.returncode == 1 and res.stderr.count("\n") == 1 and f"{broken}:3: malformed XML" in res.stderr
+
+
+def test_warnings_with_newlines_stay_one_line_each(tmp_path):
+    src = tmp_path / "w.urdf"
+    src.write_text('<robot name="r">\n<link name="a"/>\n<sensor name="cam&#10;1" type="camera"><parent link="a"/>'
+                   "</sensor>\n</robot>\n")
+    res = cli("-i", src, "-o", tmp_path / "o.json")
+    assert res.returncode == 0
+    lines = res.stderr.splitlines()
+    assert any("sensor 'cam\\n1' of type 'camera'" in line for line in lines), res.stderr
+    assert all(line.startswith("WARNING: ") for line in lines), res.stderr
