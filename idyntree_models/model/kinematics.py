@@ -1,8 +1,9 @@
 """Forward kinematics of every link and frame, for one configuration or many at once.
 
-The tree is processed level by level, so a configuration costs a few batched numpy products
-instead of one small product per link: the same code serves a single configuration (N = 1) and
-thousands of them.
+The tree is processed level by level, so a configuration costs a few stacked numpy products
+instead of one small product per link.  From BATCH_THRESHOLD configurations on, a second schedule
+(_BatchPlan) turns each level into BLAS products over the whole batch, ~10x cheaper per
+configuration.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from .model import Joint, JointType, Model
 from .topology import tree_order
 from .transforms import axis_angle_to_matrix, quat_to_matrix
 
-BATCH_THRESHOLD = 16  # from this many configurations on, the structure-of-arrays path is faster
+BATCH_THRESHOLD = 16  # from this many configurations on, the batch schedule is faster
 
 
 class Kinematics:
@@ -104,6 +105,7 @@ class Kinematics:
         self.frame_index = {n: i for i, n in enumerate(self.frame_names)}
         self._frame_parent = np.array([self.link_index[f.parent_link] for f in frames], dtype=int)
         self._frame_offset = np.array([f.link_H_frame for f in frames]).reshape(-1, 4, 4)
+        self._batch: _BatchPlan | None = None  # built on the first batch of BATCH_THRESHOLD or more
 
     # -- configuration handling -----------------------------------------------------------
     def positions(self, config: Mapping[str, object] | None = None) -> np.ndarray:
@@ -186,76 +188,35 @@ class Kinematics:
             local[:, self._sph] = self._rest[self._sph] @ m
         return local
 
-    def compute(self, config: Mapping[str, object] | None = None, base_pose: np.ndarray | None = None) -> np.ndarray:
+    def compute(self, config: Mapping[str, object] | None = None, base_pose: np.ndarray | None = None,
+                out: np.ndarray | None = None) -> np.ndarray:
         """World transforms of all frames (links first, then additional frames): (N, F, 4, 4)."""
-        return self.compute_q(self.positions(config), base_pose)
+        return self.compute_q(self.positions(config), base_pose, out)
 
-    def compute_q(self, q: np.ndarray, base_pose: np.ndarray | None = None) -> np.ndarray:
-        """compute() from a positions array (nq,) or (N, nq) laid out as `position_index` says."""
+    def compute_q(self, q: np.ndarray, base_pose: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """compute() from a positions array (nq,) or (N, nq) laid out as `position_index` says.
+
+        `out`, when given, is a C-contiguous float array (N, F, 4, 4) written in place and returned
+        (a caller that computes batch after batch reuses it instead of allocating 128 bytes per frame).
+        """
         q = np.asarray(q, dtype=float)
-        if q.ndim == 2 and q.shape[0] >= BATCH_THRESHOLD and not self._rev_has_origin:
-            return self._compute_soa(q, base_pose)
+        n = 1 if q.ndim == 1 else q.shape[0]
+        shape = (n, len(self.frame_names), 4, 4)
+        if out is not None and (out.shape != shape or out.dtype != np.float64 or not out.flags.c_contiguous):
+            raise ModelError(f"out must be a C-contiguous float64 array of shape {shape}")
+        if q.ndim == 2 and n >= BATCH_THRESHOLD:
+            if self._batch is None:
+                self._batch = _BatchPlan(self)
+            return self._batch.run(q, base_pose, out)
         local = self.joint_transforms_q(q)
-        n = local.shape[0]
         n_links = len(self.link_names)
-        out = np.empty((n, len(self.frame_names), 4, 4))
+        if out is None:
+            out = np.empty((n, len(self.frame_names), 4, 4))
         out[:, 0] = np.eye(4) if base_pose is None else base_pose
         for start, stop, parents in self._levels:
             np.matmul(out[:, parents], local[:, start - 1:stop - 1], out=out[:, start:stop])
         if len(self._frame_parent):
             np.matmul(out[:, self._frame_parent], self._frame_offset, out=out[:, n_links:])
-        return out
-
-    def _compute_soa(self, q: np.ndarray, base_pose: np.ndarray | None) -> np.ndarray:
-        """Many configurations at once, with configurations on the last (contiguous) axis.
-
-        numpy's stacked 4x4 matmul costs ~130 ns a product; spelling the product out over
-        arrays of N values costs ~30 ns, which is what makes batches ~10x cheaper per configuration.
-        """
-        n = q.shape[0]
-        n_links, n_frames = len(self.link_names), len(self.frame_names)
-        rest = self._rest
-        # local transforms, top 3 rows only: (3, 4, J, N)
-        local = np.empty((3, 4, len(self.joints), n))
-        local[...] = rest[:, :3, :].transpose(1, 2, 0)[..., None]
-        if len(self._rev):
-            angle = (q[:, self._rev_cols] * self._rev_gain + self._rev_offset).T  # (nr, N)
-            c, s_ = np.cos(angle), np.sin(angle)
-            a, b, cc = (m.transpose(1, 2, 0)[..., None] for m in self._rev_abc)
-            local[:, :3, self._rev] = c * (a - cc) + s_ * b + cc
-        if len(self._pri):
-            d = (q[:, self._pri_cols] * self._pri_gain + self._pri_offset).T  # (np, N)
-            local[:, 3, self._pri] += self._pri_dir.T[:, :, None] * d
-        if len(self._sph):
-            sph = self.joint_transforms_q(q)[:, self._sph, :3, :]  # few joints: the stacked path is fine
-            local[:, :, self._sph] = sph.transpose(2, 3, 1, 0)
-        world = np.empty((3, 4, n_frames, n))
-        world[:, :, 0] = (np.eye(4) if base_pose is None else np.asarray(base_pose))[:3, :, None]
-
-        def compose(parent: np.ndarray, child: np.ndarray, out: np.ndarray) -> None:
-            for i in range(3):
-                for j in range(4):
-                    o = out[i, j]
-                    np.multiply(parent[i, 0], child[0, j], out=o)
-                    o += parent[i, 1] * child[1, j]
-                    o += parent[i, 2] * child[2, j]
-                    if j == 3:
-                        o += parent[i, 3]
-
-        for start, stop, parents in self._levels:
-            block = np.empty((3, 4, stop - start, n))
-            compose(world[:, :, parents], local[:, :, start - 1:stop - 1], block)
-            world[:, :, start:stop] = block
-        if len(self._frame_parent):
-            offset = np.broadcast_to(self._frame_offset[:, :3, :].transpose(1, 2, 0)[..., None],
-                                     (3, 4, len(self._frame_parent), n))
-            block = np.empty((3, 4, len(self._frame_parent), n))
-            compose(world[:, :, self._frame_parent], offset, block)
-            world[:, :, n_links:] = block
-        out = np.empty((n, n_frames, 4, 4))
-        out[:, :, :3, :] = world.transpose(3, 2, 0, 1)
-        out[:, :, 3, :3] = 0.0
-        out[:, :, 3, 3] = 1.0
         return out
 
     def world_transforms(self, config: Mapping[str, object] | None = None, base_pose=None) -> dict[str, np.ndarray]:
@@ -268,3 +229,206 @@ class Kinematics:
 
 def forward_kinematics(model: Model, config: Mapping[str, object] | None = None) -> dict[str, np.ndarray]:
     return Kinematics(model).world_transforms(config)
+
+
+# -- batches ----------------------------------------------------------------------------------
+CHUNK_BYTES = 8 << 20  # working set of one chunk of configurations: fits the last-level cache
+# OpenBLAS (numpy's) runs a product of m*n*k <= 2**18 on one thread; above it wakes more threads,
+# which on a loaded machine costs ~10x.  Frame products are split to stay below it.
+BLAS_ONE_THREAD = 1 << 18
+
+
+def _skew(a: np.ndarray) -> np.ndarray:
+    return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
+
+
+def _motion(m: np.ndarray, origin: np.ndarray) -> np.ndarray:
+    """The 4x4 of a rotation-like term `m` (3x3) applied about `origin`: [[m, -m o], [0, 0]]."""
+    t = np.zeros((4, 4))
+    t[:3, :3] = m
+    t[:3, 3] = -m @ origin
+    return t
+
+
+# A spherical joint's rotation is linear in these products of its unit quaternion (w, x, y, z):
+# R = I + sum_k product_k * _QUAT_TERMS[k].
+_QUAT_PAIRS = ((1, 1), (2, 2), (3, 3), (1, 2), (1, 3), (2, 3), (0, 1), (0, 2), (0, 3))
+_QUAT_TERMS = np.zeros((9, 3, 3))
+for _k, _entries in enumerate((
+    {(1, 1): -2, (2, 2): -2}, {(0, 0): -2, (2, 2): -2}, {(0, 0): -2, (1, 1): -2},
+    {(0, 1): 2, (1, 0): 2}, {(0, 2): 2, (2, 0): 2}, {(1, 2): 2, (2, 1): 2},
+    {(1, 2): -2, (2, 1): 2}, {(0, 2): 2, (2, 0): -2}, {(0, 1): -2, (1, 0): 2},
+)):
+    for (_r, _c), _v in _entries.items():
+        _QUAT_TERMS[_k, _r, _c] = _v
+
+
+def _joint_terms(kin: Kinematics, i: int) -> np.ndarray:
+    """parent_H_child of joint i as sum_t coefficient_t(q) * terms[t], coefficient_0 = 1.
+
+    Revolute: 1, cos q, sin q (Rodrigues about the axis through its origin); prismatic: 1, q;
+    spherical: 1 and the nine quaternion products; fixed: 1.  Linear in fixed 4x4 matrices, so the
+    whole batch of a tree level moves with one matrix product per term.
+    """
+    j = kin.joints[i]
+    rest = kin._rest[i]
+    if j.type is JointType.REVOLUTE:
+        a, o = j.axis, j.axis_origin
+        aa = np.outer(a, a)
+        const = _motion(aa, o)
+        const[:3, 3] += o
+        const[3, 3] = 1.0
+        terms = [const, _motion(np.eye(3) - aa, o), _motion(_skew(a), o)]
+    elif j.type is JointType.PRISMATIC:
+        step = np.zeros((4, 4))
+        step[:3, 3] = j.axis
+        terms = [np.eye(4), step]
+    elif j.type is JointType.SPHERICAL:
+        c = kin._sph_center[int(np.searchsorted(kin._sph, i))]
+        terms = [np.eye(4)] + [_motion(e, c) for e in _QUAT_TERMS]
+    else:
+        terms = [np.eye(4)]
+    return rest @ np.array(terms)
+
+
+class _BatchPlan:
+    """Forward kinematics of many configurations: tree level by tree level over the whole batch.
+
+    Link transforms live in a structure-of-arrays buffer (link, row, column, configuration), so a
+    level is one stacked matrix product of its constant terms with its parents' transforms
+    (BLAS, configurations as the long axis) plus a few contiguous multiply-adds by the joint
+    coefficients.  Spherical joints of a level are regrouped after the others, so every group is a
+    contiguous block of the buffer.  Additional frames are rigid, so each run of frames on one link is a single product
+    written straight into the output; links are copied into the output at the end.
+    Configurations are processed in chunks whose buffer stays in cache.
+    """
+
+    def __init__(self, kin: Kinematics) -> None:
+        self.kin = kin
+        n_rev, n_pri = len(kin._rev), len(kin._pri)
+        # rows of the coefficient table (see coefficients()) for every term of every joint
+        rows: dict[int, list[int]] = {i: [0] for i in range(len(kin.joints))}
+        for r, i in enumerate(kin._rev):
+            rows[int(i)] += [2 + r, 2 + n_rev + r]
+        for r, i in enumerate(kin._pri):
+            rows[int(i)].append(2 + 2 * n_rev + r)
+        for r, i in enumerate(kin._sph):
+            rows[int(i)] += list(range(2 + 2 * n_rev + n_pri + 9 * r, 2 + 2 * n_rev + n_pri + 9 * r + 9))
+        order = [0]
+        self.groups = []
+        for start, stop, _ in kin._levels:
+            # one group per level (spherical joints apart: ten terms each), so a level costs a few calls
+            for spherical in (False, True):
+                block = [li for li in range(start, stop) if (kin.joints[li - 1].type is JointType.SPHERICAL) == spherical]
+                if block:
+                    self.groups.append(self._group(kin, len(order), block, rows))
+                    order += block
+        self.slot = np.empty(len(order), dtype=int)  # link index -> row of the buffer
+        self.slot[np.array(order)] = np.arange(len(order))
+        self.groups = [(g0, g1, self.slot[parents], left, coef) for g0, g1, parents, left, coef in self.groups]
+        self.runs = []  # (first frame, end frame, buffer row of their link, (16, 16 r) product)
+        fp = kin._frame_parent
+        k = 0
+        while k < len(fp):
+            e = k + 1
+            while e < len(fp) and fp[e] == fp[k]:
+                e += 1
+            right = np.zeros((16, 16 * (e - k)))
+            for r, offset in enumerate(kin._frame_offset[k:e]):
+                for row in range(4):
+                    right[4 * row:4 * row + 4, 16 * r + 4 * row:16 * r + 4 * row + 4] = offset
+            self.runs.append((k, e, self.slot[fp[k]], right))
+            k = e
+
+    @staticmethod
+    def _group(kin: Kinematics, first: int, block: list[int], rows: dict[int, list[int]]) -> tuple:
+        """Buffer rows, parents (link indices), stacked terms and coefficient rows of one block of links."""
+        joints = [li - 1 for li in block]
+        t = max(len(rows[i]) for i in joints)
+        terms = np.zeros((len(joints), t, 4, 4))
+        coef = np.ones((len(joints), t), dtype=int)  # padding terms are zero, times the zero row
+        for k, i in enumerate(joints):
+            own = _joint_terms(kin, i)
+            terms[k, :len(own)] = own
+            coef[k, :len(own)] = rows[i]
+        # stacked right-multiplication: rows (term, column) x inner index, per link
+        left = np.ascontiguousarray(terms.transpose(0, 1, 3, 2).reshape(len(joints), 1, 4 * t, 4))
+        parents = np.array([kin.link_index[kin.joints[i].parent] for i in joints])
+        return first, first + len(joints), parents, left, (coef if t > 1 else None)
+
+    def coefficients(self, q: np.ndarray) -> np.ndarray:
+        """The (rows, N) table of term coefficients: 1, 0, cos and sin of every revolute joint, the
+        displacement of every prismatic joint, the nine quaternion products of every spherical joint."""
+        kin = self.kin
+        n_rev, n_pri, n_sph = len(kin._rev), len(kin._pri), len(kin._sph)
+        table = np.empty((2 + 2 * n_rev + n_pri + 9 * n_sph, q.shape[0]))
+        table[0] = 1.0
+        table[1] = 0.0
+        if n_rev:
+            angle = (q[:, kin._rev_cols] * kin._rev_gain + kin._rev_offset).T
+            np.cos(angle, out=table[2:2 + n_rev])
+            np.sin(angle, out=table[2 + n_rev:2 + 2 * n_rev])
+        if n_pri:
+            table[2 + 2 * n_rev:2 + 2 * n_rev + n_pri] = (q[:, kin._pri_cols] * kin._pri_gain + kin._pri_offset).T
+        if n_sph:
+            quat = q[:, kin._sph_cols]  # (N, S, 4)
+            norms = np.linalg.norm(quat, axis=-1)
+            if not np.all(norms > 1e-12):
+                raise ModelError("spherical joint positions must be non-zero finite quaternions")
+            quat = (quat / norms[..., None]).transpose(1, 2, 0)  # (S, 4, N)
+            first, second = zip(*_QUAT_PAIRS)
+            products = table[2 + 2 * n_rev + n_pri:].reshape(n_sph, 9, -1)
+            np.multiply(quat[:, list(first)], quat[:, list(second)], out=products)
+        return table
+
+    def run(self, q: np.ndarray, base_pose: np.ndarray | None, out: np.ndarray | None) -> np.ndarray:
+        kin = self.kin
+        n, n_links, n_frames = q.shape[0], len(kin.link_names), len(kin.frame_names)
+        if out is None:
+            out = np.empty((n, n_frames, 4, 4))
+        base = np.eye(4) if base_pose is None else np.asarray(base_pose, dtype=float)
+        if base.shape not in ((4, 4), (n, 4, 4)):
+            raise ModelError(f"base_pose must be a 4x4 transform or {n} of them")
+        chunk = max(256, CHUNK_BYTES // (128 * n_links))  # large enough to amortise the per-level calls
+        chunks = -(-n // chunk)
+        size = -(-n // chunks)
+        buffer = np.empty((n_links, 4, 4, size))
+        for start in range(0, n, size):
+            stop = min(n, start + size)
+            world = buffer if stop - start == size else np.empty((n_links, 4, 4, stop - start))
+            self._chunk(q[start:stop], base if base.ndim == 2 else base[start:stop], world, out[start:stop])
+        return out
+
+    def _chunk(self, q: np.ndarray, base: np.ndarray, world: np.ndarray, out: np.ndarray) -> None:
+        n = q.shape[0]
+        world[:, 3, :3] = 0.0
+        world[:, 3, 3] = 1.0
+        world[0, :3] = base[:3, :, None] if base.ndim == 2 else base[:, :3].transpose(1, 2, 0)
+        table = self.coefficients(q)
+        for g0, g1, parents, left, coef in self.groups:
+            target = world[g0:g1, :3]
+            if coef is None:
+                np.matmul(left, world[parents, :3], out=target)
+                continue
+            products = np.matmul(left, world[parents, :3]).reshape(g1 - g0, 3, coef.shape[1], 4, n)
+            products *= table[coef][:, None, :, None, :]
+            np.sum(products, axis=2, out=target)
+        self._write(world, out)
+
+    def _write(self, world: np.ndarray, out: np.ndarray) -> None:
+        """Links from the buffer into the output, then every additional frame from its link."""
+        n, n_links = out.shape[0], len(self.kin.link_names)
+        if n_links <= n // 8:  # one copy per link
+            for li, row in enumerate(self.slot):
+                out[:, li].reshape(n, 16)[...] = world[row].reshape(16, n).T
+        else:  # one copy per eight configurations
+            ordered = world[self.slot] if np.any(self.slot != np.arange(n_links)) else world
+            flat = ordered.reshape(n_links, 16, n)
+            for s in range(0, n, 8):
+                out[s:s + 8, :n_links].reshape(-1, n_links, 16)[...] = flat[:, :, s:s + 8].transpose(2, 0, 1)
+        for k0, k1, row, right in self.runs:
+            source = world[row].reshape(16, n).T
+            target = out[:, n_links + k0:n_links + k1].reshape(n, 16 * (k1 - k0))
+            step = max(1, BLAS_ONE_THREAD // right.size)
+            for s in range(0, n, step):
+                np.matmul(source[s:s + step], right, out=target[s:s + step])

@@ -1,0 +1,97 @@
+"""Batched forward kinematics (the level-by-level path taken from BATCH_THRESHOLD configurations on).
+
+The batch path computes every transform differently from the one-configuration path (structure of
+arrays, joint motion as a sum of constant terms, BLAS products), so each is checked against the other on
+every model of the corpus that has moving joints (revolute, prismatic, spherical, axes off the child
+origin, mimic joints), and against the iDynTree wheel's KinDynComputations directly on iCubGenova02.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+
+from idyntree_models import Kinematics, ModelError, load_model
+from idyntree_models.model import JointType
+from idyntree_models.model.kinematics import BATCH_THRESHOLD
+
+import idyntree_oracle as oracle
+from conftest import corpus_files, model_file, rel_id
+
+N = BATCH_THRESHOLD + 21
+FILES = corpus_files("urdf", "*.urdf") + corpus_files("sdf", "*.sdf") + corpus_files("skel", "*.skel")
+
+
+def _kinematics(path) -> Kinematics:
+    logging.disable(logging.WARNING)
+    try:
+        model = load_model(path)
+    except ModelError:
+        pytest.skip("a bad-input file (its error is tested elsewhere)")
+    finally:
+        logging.disable(logging.NOTSET)
+    kin = Kinematics(model)
+    if kin.nq == 0:
+        pytest.skip("no moving joints")
+    return kin
+
+
+def _random_q(kin: Kinematics, n: int, rng: np.random.Generator) -> np.ndarray:
+    q = rng.uniform(-np.pi, np.pi, (n, kin.nq))
+    for name, col in kin.position_index.items():
+        if kin.model.joints[name].type is JointType.SPHERICAL:
+            q[:, col:col + 4] = rng.normal(size=(n, 4))  # not normalised: both paths normalise
+    return q
+
+
+@pytest.mark.parametrize("path", FILES, ids=rel_id)
+def test_batch_equals_one_configuration_at_a_time(path):
+    kin = _kinematics(path)
+    q = _random_q(kin, N, np.random.default_rng(3))
+    base = np.eye(4)
+    base[:3, :3] = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    base[:3, 3] = (0.5, -1.0, 2.0)
+    batch = kin.compute_q(q, base_pose=base)
+    assert batch.shape == (N, len(kin.frame_names), 4, 4)
+    for i in range(N):
+        np.testing.assert_allclose(batch[i], kin.compute_q(q[i], base_pose=base)[0], atol=1e-12, err_msg=f"row {i}")
+
+
+def test_batch_against_idyntree():
+    path = model_file("urdf/idyntree/iCubGenova02.urdf")
+    kin = _kinematics(path)
+    ref = oracle.load(path.read_text())
+    rng = np.random.default_rng(11)
+    q = _random_q(kin, N, rng)
+    batch = kin.compute_q(q)
+    for i in (0, 7, N - 1):
+        config = {name: q[i, col] for name, col in kin.position_index.items()}
+        for name, t in oracle.world_transforms(ref, config).items():
+            np.testing.assert_allclose(batch[i, kin.frame_index[name]], t, atol=1e-9, err_msg=f"{name}, row {i}")
+
+
+def test_out_and_per_configuration_base_poses():
+    kin = _kinematics(model_file("urdf/idyntree/icub_sensorised.urdf"))
+    rng = np.random.default_rng(5)
+    q = _random_q(kin, N, rng)
+    bases = np.tile(np.eye(4), (N, 1, 1))
+    bases[:, :3, 3] = rng.normal(size=(N, 3))
+    out = np.full((N, len(kin.frame_names), 4, 4), np.nan)
+    assert kin.compute_q(q, base_pose=bases, out=out) is out
+    plain = kin.compute_q(q)
+    np.testing.assert_allclose(out, bases[:, None] @ plain, atol=1e-12)
+    with pytest.raises(ModelError, match="C-contiguous float64 array of shape"):
+        kin.compute_q(q, out=np.empty((N - 1, len(kin.frame_names), 4, 4)))
+    with pytest.raises(ModelError, match="base_pose"):
+        kin.compute_q(q, base_pose=bases[:3])
+
+
+def test_batch_refuses_a_zero_quaternion():
+    kin = _kinematics(model_file("urdf/idyntree/spherical_joint.urdf"))
+    q = _random_q(kin, N, np.random.default_rng(0))
+    col = next(c for n, c in kin.position_index.items() if kin.model.joints[n].type is JointType.SPHERICAL)
+    q[4, col:col + 4] = 0.0
+    with pytest.raises(ModelError, match="non-zero finite quaternions"):
+        kin.compute_q(q)
