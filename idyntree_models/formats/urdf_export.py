@@ -181,6 +181,8 @@ def exact_rpy(rot: np.ndarray) -> list[float]:
     tried last.  Failing both, the recovered angles are written.
     """
     rot = np.asarray(rot, dtype=float)
+    if np.array_equal(rot, _EYE3):  # a third of a robot's origins only translate: 0 0 0 rebuilds I exactly
+        return [0.0, 0.0, 0.0]
     rpy = [float(a) for a in matrix_to_rpy(rot)]
     quick = [_shortest(a, 1e-15 * max(1.0, abs(a)) + 4.0 * math.ulp(a)) for a in rpy]
     for cand in ([a if c is None else c for a, c in zip(rpy, quick)], rpy):
@@ -216,6 +218,7 @@ def exact_rpy(rot: np.ndarray) -> list[float]:
 
 
 _ZERO3 = (0.0, 0.0, 0.0)
+_EYE3 = np.eye(3)
 
 
 def _same_pose(a: np.ndarray, b: np.ndarray) -> bool:
