@@ -144,8 +144,12 @@ def is_true(value: str | None) -> bool:
     return (value or "").strip().lower() in ("true", "1")
 
 
-def read_pose(r: XmlReader, el: etree._Element | None, version: tuple[int, int]) -> tuple[np.ndarray, str | None]:
-    """The transform of a <pose> element and its relative_to frame (None: the default frame)."""
+def read_pose(r: XmlReader, el: etree._Element | None, version: tuple[int, int],
+              check_only: bool = False) -> tuple[np.ndarray | None, str | None]:
+    """The transform of a <pose> element and its relative_to frame (None: the default frame).
+
+    `check_only`: raise what reading would raise, but compute no transform (returned as None).
+    """
     if el is None:
         return np.eye(4), None
     rel = el.get("relative_to")
@@ -162,10 +166,12 @@ def read_pose(r: XmlReader, el: etree._Element | None, version: tuple[int, int])
         q = np.array([v[6], v[3], v[4], v[5]])
         if np.linalg.norm(q) < 1e-12:
             raise r.error(el, "the pose quaternion has zero length")
-        return make_transform(quat_to_matrix(q), v[:3]), rel
+        return (None if check_only else make_transform(quat_to_matrix(q), v[:3])), rel
     if fmt != "euler_rpy":
         raise r.error(el, f"rotation_format must be euler_rpy or quat_xyzw, got '{fmt}'")
     v = r._floats(el, raw, "<pose> value (x y z roll pitch yaw)", 6)
+    if check_only:
+        return None, rel
     rpy = np.radians(v[3:]) if degrees else v[3:]
     return make_transform(rpy_to_matrix(rpy), v[:3]), rel
 
@@ -182,10 +188,12 @@ _VECTOR_TAGS = {"size": 3, "scale": 3, "radii": 3, "gravity": 3, "magnetic_field
 
 def check_values(r: XmlReader, root: etree._Element) -> None:
     """Reject malformed values anywhere in the model, as libsdformat does, not only in what we use."""
+    skipped: set[etree._Element] = set()  # inside a <plugin> or a foreign namespace: not SDFormat's values
     for el in root.iter():
-        if not isinstance(el.tag, str) or "}" in el.tag or el.tag == "plugin":
+        if not isinstance(el.tag, str) or el in skipped:
             continue
-        if any(a.tag == "plugin" or (isinstance(a.tag, str) and "}" in a.tag) for a in el.iterancestors()):
+        if "}" in el.tag or el.tag == "plugin":
+            skipped.update(el.iter(etree.Element))  # one pass, instead of every element asking its ancestors
             continue
         raw = r.text(el)
         if not raw or len(el):
@@ -200,7 +208,7 @@ def check_values(r: XmlReader, root: etree._Element) -> None:
                 continue
             r._floats(el, raw, f"<{el.tag}> value", _VECTOR_TAGS[el.tag])
         elif el.tag == "pose":
-            read_pose(r, el, (1, 11))
+            read_pose(r, el, (1, 11), check_only=True)
 
 
 # -- the legacy flattened form -------------------------------------------------------------------------
