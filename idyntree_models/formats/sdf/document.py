@@ -68,7 +68,8 @@ def repair_xml(text: str | bytes, diag: Diagnostics) -> str | bytes:
     # custom elements (<mysim:thing>) often use a prefix that is never declared
     body = re.sub(r"<!--.*?-->", "", out, flags=re.DOTALL)
     used = set(re.findall(r"</?([A-Za-z_][\w.-]*):[A-Za-z_]", body))
-    used |= set(re.findall(r"\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=", body))
+    if re.search(r":[A-Za-z_][\w.-]*\s*=", body):  # anchored on ':' (fast); whitespace-anchored scans every gap
+        used |= set(re.findall(r"\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=", body))
     missing = sorted(p for p in used - {"xmlns", "xml"} if not re.search(rf"xmlns:{re.escape(p)}\s*=", body))
     if missing:
         decl = "".join(f' xmlns:{p}="urn:undeclared:{p}"' for p in missing)
