@@ -149,7 +149,8 @@ def test_launch_with_every_argument(launched):
     p = launched(d, "launch", "idyntree_models", "model_server.launch.py", f"model_file:={ICUB}",
                  "convert_three_revolute_joints_to_spherical:=true", "add_sensor_frames_as_additional_frames:=false",
                  "publish_frequency:=55.5", "frame_prefix:=r1/", "ignore_timestamp:=true",
-                 "description_from_topic:=false", "node_name:=ms", "namespace:=robot1")
+                 "description_from_topic:=false", "node_name:=ms", "namespace:=robot1", "strict:=false",
+                 "free_bodies:=error", "allow_file_access:=true", "xacro_args:=a:=1")
     p.wait_for("serving model")
     node = "/robot1/ms"
     assert param_get(d, "model_file", node) == f"String value is: {ICUB}"
@@ -159,6 +160,10 @@ def test_launch_with_every_argument(launched):
     assert param_get(d, "frame_prefix", node) == "String value is: r1/"
     assert param_get(d, "ignore_timestamp", node) == "Boolean value is: True"
     assert param_get(d, "description_from_topic", node) == "Boolean value is: False"
+    assert param_get(d, "strict", node) == "Boolean value is: False"
+    assert param_get(d, "free_bodies", node) == "String value is: error"
+    assert param_get(d, "allow_file_access", node) == "Boolean value is: True"
+    assert param_get(d, "xacro_args", node) == "String value is: a:=1"
     # the namespace applies to relative topics: the sensor list is /robot1/robot_sensors
     echo = ros2(d, "topic", "echo", "--once", "--no-daemon", "--qos-durability", "transient_local",
                 "--qos-reliability", "reliable", "/robot1/robot_sensors", SENSOR_LIST, timeout=90, retries=3)
