@@ -55,7 +55,7 @@ def ros2(domain: int, *args: str, stdin: str | None = None, timeout: float = 60.
                               timeout=timeout, cwd="/")
         if proc.returncode == 0 or attempt == retries - 1:
             return proc
-        time.sleep(1.0)
+        time.sleep(2.0)  # "Node not found": --no-daemon discovery is slow on a loaded 2-core machine
     raise AssertionError("unreachable")
 
 
@@ -120,7 +120,7 @@ def launched():
 
 
 def param_get(domain: int, name: str, node: str = "/model_server") -> str:
-    proc = ros2(domain, "param", "get", "--no-daemon", node, name, retries=5)
+    proc = ros2(domain, "param", "get", "--no-daemon", node, name, retries=15)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stdout.strip()
 
@@ -238,10 +238,10 @@ def test_run_services_topics_and_parameters(launched):
     assert set(reference.frames) <= children, (children, set(reference.frames))
 
     # a bad description is refused with the reason; the old model stays; a good one replaces it
-    ros2(d, "param", "set", "--no-daemon", "/model_server", "model_file", "", retries=5)
+    ros2(d, "param", "set", "--no-daemon", "/model_server", "model_file", "", retries=15)
     assert param_get(d, "model_file") == "String value is:"
     bad = ros2(d, "param", "set", "--no-daemon", "/model_server", "robot_description",
-               "<robot name='broken'><link name='a'/></robot><x", retries=5)
+               "<robot name='broken'><link name='a'/></robot><x", retries=15)
     assert "Setting parameter failed" in bad.stdout + bad.stderr, bad.stdout + bad.stderr
     got = service_call(d, "/model_server/get_model", "idyntree_models_interfaces/srv/GetModel", {"format": ""})
     assert got["model"] == DEMO_ARM.read_text()
