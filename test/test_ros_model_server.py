@@ -487,9 +487,11 @@ def test_burst_of_100_conversions_all_answered(ros):
     assert server.alive()
 
 
-def test_tf_goes_on_while_a_long_conversion_runs(ros):
-    """joint_states -> /tf has its own executor thread: a conversion does not hold it up."""
+def test_tf_goes_on_while_a_long_conversion_runs(ros, monkeypatch):
+    """With the multi-threaded executor, joint_states -> /tf has its own thread: a conversion does not hold it up."""
     import sys
+
+    monkeypatch.setenv("IDYNTREE_MODELS_EXECUTOR", "multi")
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     from common import synthetic_urdf

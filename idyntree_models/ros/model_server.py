@@ -487,7 +487,7 @@ def _executor(kind: str | None = None):
     single: SingleThreadedExecutor; events: rclpy.experimental.EventsExecutor. Both run one
     callback at a time, so a 30 ms conversion delays /tf by 30 ms; measured in the README.
     """
-    kind = kind or os.environ.get("IDYNTREE_MODELS_EXECUTOR", "multi")
+    kind = kind or os.environ.get("IDYNTREE_MODELS_EXECUTOR", "single")
     if kind == "single":
         from rclpy.executors import SingleThreadedExecutor
 
