@@ -384,3 +384,24 @@ def test_ft_sensor_in_a_joint_with_an_offset_axis_keeps_its_pose_through_urdf():
     sa, sb = model.sensors["wrist"], back.sensors["wrist"]
     np.testing.assert_allclose(wa[sa.frame_link] @ sa.frame_transform, wb[sb.frame_link] @ sb.frame_transform,
                                atol=1e-12)
+
+
+def test_ft_sensor_in_a_joint_urdf_readers_drop_is_dropped_with_a_warning():
+    """Found by the fuzzer: an F/T sensor in the fixed joint of a massless root link. URDF readers turn
+    that link into a frame and drop the joint, so writing the sensor gave a file that does not load."""
+    doc = {"idyntree_model_json_version": 1, "default_base_link": "a",
+           "links": [{"name": "a", "inertia": {"mass": 0.0, "center_of_mass": [0, 0, 0],
+                                                "rotational_inertia_wrt_frame_origin": [[0, 0, 0]] * 3}},
+                     {"name": "b", "inertia": {"mass": 2.0, "center_of_mass": [0, 0, 0],
+                                                "rotational_inertia_wrt_frame_origin": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}}],
+           "joints": [{"name": "j", "type": "fixed", "parent_link": "a", "child_link": "b",
+                       "rest_transform": {"position": [0, 0, 1], "rotation_matrix": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}}],
+           "sensors": [{"name": "ft", "type": "six_axis_force_torque", "parent_joint": "j", "first_link": "a",
+                        "second_link": "b", "applied_wrench_link": "b",
+                        "first_link_H_sensor": {"position": [0, 0, 1], "rotation_matrix": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]},
+                        "second_link_H_sensor": {"position": [0, 0, 0], "rotation_matrix": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}}]}
+    model = load_model(json.dumps(doc))
+    warnings: list[str] = []
+    back = load_model(export_model(model, "urdf", warnings=warnings))
+    assert "ft" not in back.sensors and "b" in back.links
+    assert any("force/torque sensor 'ft'" in w and "dropped" in w for w in warnings)

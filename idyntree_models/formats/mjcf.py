@@ -67,6 +67,7 @@ from ..model.transforms import (
     make_transform,
     matrix_to_quat,
     quat_to_matrix,
+    unit_vector,
 )
 from .base import Diagnostics, ExportOptions, LoadOptions
 from .common import format_number
@@ -96,8 +97,19 @@ def _set_pose(el: etree._Element, t: np.ndarray) -> None:
 
 # -- export ------------------------------------------------------------------------------------
 def _principal(inertia: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Principal moments (ascending) and the rotation whose columns are the principal axes."""
-    w, v = np.linalg.eigh(0.5 * (inertia + inertia.T))
+    """Principal moments (ascending) and the rotation whose columns are the principal axes.
+
+    Computed on the tensor scaled to entries of at most 1 (entries of 1e308 would overflow the sum);
+    moments beyond a double's range are refused."""
+    s = float(np.max(np.abs(inertia)))
+    if s == 0.0:
+        return np.zeros(3), np.eye(3)
+    u = inertia / s
+    w, v = np.linalg.eigh(0.5 * (u + u.T))
+    with np.errstate(over="ignore"):
+        w = w * s
+    if not np.all(np.isfinite(w)):
+        raise ModelError("the principal moments of inertia are beyond the range of a double")
     if np.linalg.det(v) < 0:
         v[:, 0] *= -1.0
     return w, v
@@ -232,7 +244,10 @@ class _Exporter:
         i = self.inertia[name]
         if i.mass == 0.0 and not np.any(i.inertia):
             return
-        moments, axes = _principal(i.inertia)
+        try:
+            moments, axes = _principal(i.inertia)
+        except ModelError as e:
+            raise ModelError(e.message, element=f"link '{name}'") from None
         if moments[0] < 0.0:  # rounding-level indefinite inertia (the loaders refuse worse): MuJoCo refuses it
             self.diag.warn(f"MJCF: link '{name}': smallest principal moment of inertia {moments[0]:.3g} kg m^2 is "
                            "negative, which MuJoCo refuses: written as 0 (our MJCF import restores the exact value)")
@@ -447,7 +462,10 @@ def _rot_axis(axis: str, angle: float) -> np.ndarray:
 
 def _z_to(v: np.ndarray) -> np.ndarray:
     """The smallest rotation taking +z to the direction v (MuJoCo's zaxis and fromto)."""
-    v = v / np.linalg.norm(v)
+    u = unit_vector(v)  # scaled: a fromto of 1e308 must not overflow
+    if u is None:  # not finite: validation refuses the pose, naming the element
+        return np.full((3, 3), np.nan)
+    v = u
     z = np.array([0.0, 0.0, 1.0])
     c = float(z @ v)
     axis = np.cross(z, v)
@@ -535,17 +553,18 @@ class _Importer:
         key = own[0] if own else (given[0] if given else None)
         if key is None:
             return np.eye(3)
+        # directions are scaled with unit_vector: a component of 1e308 must not overflow into "zero"
         if key == "quat":
-            q = self.floats(el, attrs, "quat", 4)
-            if np.linalg.norm(q) < 1e-12:
+            q = unit_vector(self.floats(el, attrs, "quat", 4))
+            if q is None:
                 raise self.r.error(el, "quat has zero length")
             return quat_to_matrix(q)
         if key == "axisangle":
             a = self.floats(el, attrs, "axisangle", 4)
-            n = np.linalg.norm(a[:3])
-            if n < 1e-12:
+            u = unit_vector(a[:3])
+            if u is None:
                 raise self.r.error(el, "axisangle has a zero axis")
-            return axis_angle_to_matrix(a[:3] / n, self.angle(a[3]))
+            return axis_angle_to_matrix(u, self.angle(a[3]))
         if key == "euler":
             e = self.floats(el, attrs, "euler", 3)
             rot = np.eye(3)
@@ -555,14 +574,16 @@ class _Importer:
             return rot
         if key == "xyaxes":
             v = self.floats(el, attrs, "xyaxes", 6)
-            x = v[:3] / np.linalg.norm(v[:3])
-            y = v[3:] - (v[3:] @ x) * x
-            if np.linalg.norm(y) < 1e-12:
+            x = unit_vector(v[:3])
+            if x is None:
+                raise self.r.error(el, "xyaxes: the x axis has zero length")
+            y = unit_vector(v[3:])
+            y = None if y is None else unit_vector(y - (y @ x) * x)
+            if y is None:
                 raise self.r.error(el, "xyaxes: the two axes are parallel")
-            y /= np.linalg.norm(y)
             return np.column_stack([x, y, np.cross(x, y)])
-        z = self.floats(el, attrs, "zaxis", 3)
-        if np.linalg.norm(z) < 1e-12:
+        z = unit_vector(self.floats(el, attrs, "zaxis", 3))
+        if z is None:
             raise self.r.error(el, "zaxis has zero length")
         return _z_to(z)
 
@@ -671,10 +692,9 @@ class _Importer:
             return
         if kind not in ("hinge", "slide"):
             raise self.r.error(el, f"joint type '{kind}' is not supported (hinge, slide, ball, free)")
-        axis = self.floats(el, a, "axis", 3, (0.0, 0.0, 1.0))
-        if np.linalg.norm(axis) < 1e-12:
+        axis = unit_vector(self.floats(el, a, "axis", 3, (0.0, 0.0, 1.0)))
+        if axis is None:
             raise self.r.error(el, "joint axis has zero length")
-        axis = axis / np.linalg.norm(axis)
         revolute = kind == "hinge"
         limits = Limits()
         rng = self.floats(el, a, "range", 2)

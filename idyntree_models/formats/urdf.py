@@ -33,7 +33,7 @@ from ..model.model import (
     Shape,
     Sphere,
 )
-from ..model.transforms import inverse, rpy_xyz_to_transform, unit_vector, vector_norm
+from ..model.transforms import inverse, rpy_xyz_to_transform, unit_vector
 from .base import Diagnostics, LoadOptions
 from .xmlutil import XmlReader, XmlStream
 
@@ -379,11 +379,15 @@ def _joint(r: _UrdfReader, el: etree._Element, links: dict, ends: list, floating
         return joint
     axis_el = k.get("axis")
     axis = r.vec3_attr(axis_el, "xyz", (1.0, 0.0, 0.0)) if axis_el is not None else (1.0, 0.0, 0.0)
-    unit = unit_vector(axis)
-    if unit is None:
-        raise r.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction")
-    # a unit axis is kept bit for bit (dividing by a norm of 1 +- 1 ulp would change its last digits)
-    joint.axis = unit if abs(vector_norm(axis) - 1.0) > 1e-12 else np.array(axis, dtype=float)
+    x, y, z = axis
+    if abs(x * x + y * y + z * z - 1.0) <= 2e-12:
+        # a unit axis is kept bit for bit (dividing by a norm of 1 +- 1 ulp would change its last digits)
+        joint.axis = np.array(axis, dtype=float)
+    else:
+        unit = unit_vector(axis)  # scaled: an axis of 1e308 is a direction, not an overflow
+        if unit is None:
+            raise r.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction")
+        joint.axis = unit
     lim_el = k.get("limit")
     lim = Limits()
     if lim_el is not None:

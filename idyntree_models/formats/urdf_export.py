@@ -415,9 +415,16 @@ def _joint_element(root: etree._Element, joint: Joint, issues: _LimitIssues) -> 
     return el
 
 
-def _sensor_element(root: etree._Element, model: Model, sensor, diag: Diagnostics) -> etree._Element | None:
+def _sensor_element(root: etree._Element, model: Model, sensor, diag: Diagnostics,
+                    vanishing: set[str] = frozenset()) -> etree._Element | None:
     if isinstance(sensor, ForceTorqueSensor):
         joint = model.joints.get(sensor.parent_joint)
+        if sensor.parent_joint in vanishing:  # written, the file would not load: its joint is gone on reading
+            diag.warn(
+                f"force/torque sensor '{sensor.name}' is in fixed joint '{sensor.parent_joint}' to a massless link "
+                "that URDF readers turn into a frame, dropping the joint; the sensor was dropped"
+            )
+            return None
         if joint is None or joint.type is JointType.SPHERICAL:  # a spherical joint written as three revolutes
             diag.warn(
                 f"force/torque sensor '{sensor.name}' is in spherical joint '{sensor.parent_joint}', which URDF "
@@ -497,8 +504,8 @@ def _frames_to_write(model: Model, written_sensors: set[str]) -> list:
     return frames[: len(frames) - suffix]
 
 
-def _reload_warnings(model: Model, frames: list, diag: Diagnostics) -> None:
-    """Warn about links that URDF readers will not load back as links."""
+def _reload_warnings(model: Model, frames: list, diag: Diagnostics) -> set[str]:
+    """Warn about links that URDF readers will not load back as links; return their names."""
     neighbours: dict[str, int] = dict.fromkeys(model.links, 0)
     only_fixed: dict[str, bool] = dict.fromkeys(model.links, True)
     for j in model.joints.values():
@@ -507,12 +514,15 @@ def _reload_warnings(model: Model, frames: list, diag: Diagnostics) -> None:
             only_fixed[end] = only_fixed[end] and j.type is JointType.FIXED
     for f in frames:
         neighbours[f.parent_link] += 1
+    to_frames: set[str] = set()
     for name, link in model.links.items():
         if not link.inertia.mass > 0 and neighbours[name] == 1 and only_fixed[name]:
+            to_frames.add(name)
             diag.warn(
                 f"link '{name}' is massless and attached by one fixed joint only: URDF readers (iDynTree and this "
                 "package) will load it as an additional frame, not as a link"
             )
+    return to_frames
 
 
 def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
@@ -530,7 +540,8 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         or (isinstance(s, LinkSensor) and s.sensor_type in (SensorType.ACCELEROMETER, SensorType.GYROSCOPE))
     }
     frames = _frames_to_write(model, writable)
-    _reload_warnings(model, frames, diag)
+    to_frames = _reload_warnings(model, frames, diag)
+    vanishing = {j.name for j in model.joints.values() if j.parent in to_frames or j.child in to_frames}
     links, frame_links = _shapes_back_on_frames(model, frames)
     written: dict[tuple[str, str], etree._Element] = {}  # (tag, name) -> element, for pass-through anchors
     for link in links + frame_links:  # in the model's (the source's) order, then the frames
@@ -554,7 +565,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         )
     for sensor in model.sensors.values():
         with _element(f"sensor '{sensor.name}'"):
-            el = _sensor_element(root, model, sensor, diag)
+            el = _sensor_element(root, model, sensor, diag, vanishing)
         if el is not None:
             written[("sensor", sensor.name)] = el
     _write_extensions(root, model.extensions, written, diag)

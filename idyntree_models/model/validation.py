@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ..errors import ModelError
-from .model import ForceTorqueSensor, JointType, LinkSensor, Model
+from .model import ForceTorqueSensor, Frame, JointType, LinkSensor, Model, Sensor
 from .topology import TreeOrder, tree_order
 from .transforms import unit_vector
 
@@ -220,6 +220,57 @@ def _check_joint_frames(model: Model) -> None:
         joint.axis = unit_vector(joint.axis)
 
 
+def _check_poses(model: Model) -> None:
+    """Every other pose of the model (frames, sensors, shapes) a finite rigid transform, shape sizes finite.
+
+    A reader that computes a pose (MJCF's xyaxes, fromto) from huge or degenerate numbers must not hand
+    out a NaN or a non-rotation that an exporter would write and its reader refuse; checked in one go
+    (the owners' names are only spelled out for the message).
+    """
+    owners: list[object] = []
+    poses: list[np.ndarray] = []
+    sizes: list[float] = []
+    for frame in model.frames.values():
+        owners.append(frame)
+        poses.append(frame.link_H_frame)
+    for sensor in model.sensors.values():
+        for attr in ("link_H_sensor", "first_link_H_sensor", "second_link_H_sensor"):
+            pose = getattr(sensor, attr, None)
+            if pose is not None:
+                owners.append(sensor)
+                poses.append(pose)
+    for link in model.links.values():
+        for shapes in (link.visuals, link.collisions):
+            for shape in shapes:
+                owners.append(link)
+                poses.append(shape.link_H_geometry)
+                for attr in _SIZES.get(type(shape).__name__, ()):
+                    sizes.extend(np.ravel(getattr(shape, attr)).tolist())
+    if poses:
+        with np.errstate(all="ignore"):
+            t = np.array(poses, dtype=float).reshape(-1, 4, 4)
+            rot = t[:, :3, :3]
+            err = np.abs(rot @ rot.transpose(0, 2, 1) - np.eye(3)).max(axis=(1, 2))
+            det = np.linalg.det(np.where(np.isfinite(rot), rot, 0.0))
+            ok = np.isfinite(t).all(axis=(1, 2)) & (err < 1e-6) & (np.abs(det - 1.0) < 1e-6)
+        bad = np.flatnonzero(~ok)
+        if bad.size:
+            owner = owners[bad[0]]
+            kind = "frame" if isinstance(owner, Frame) else "sensor" if isinstance(owner, Sensor) else "link"
+            what = "" if kind != "link" else " (of a visual or collision shape)"
+            raise ModelError(f"a pose{what} is not a finite rigid transform", element=f"{kind} '{owner.name}'")
+    if sizes and not np.all(np.isfinite(sizes)):
+        for link in model.links.values():
+            for shape in link.visuals + link.collisions:
+                for attr in _SIZES.get(type(shape).__name__, ()):
+                    if not np.all(np.isfinite(getattr(shape, attr))):
+                        raise ModelError(f"the {shape.kind} {attr} is not finite", element=f"link '{link.name}'")
+
+
+_SIZES = {"Box": ("size",), "Sphere": ("radius",), "Cylinder": ("radius", "length"), "Mesh": ("scale",),
+          "Ellipsoid": ("radii",), "Capsule": ("radius", "length"), "Cone": ("radius", "length")}
+
+
 def validate(model: Model, *, source: str | None = None, tree: TreeOrder | None = None) -> list[str]:
     """Validate the whole model; raise ModelError on the first error, return warnings.
 
@@ -259,6 +310,7 @@ def _validate(model: Model, tree: TreeOrder | None) -> list[str]:
             line = model.metadata.get("lines", {}).get(element)
             warnings.append(f"line {line}: {w}" if line else w)
     _check_joint_frames(model)
+    _check_poses(model)
     for joint in model.joints.values():
         if joint.type in (JointType.REVOLUTE, JointType.PRISMATIC):
             el = f"joint '{joint.name}'"
