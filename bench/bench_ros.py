@@ -5,7 +5,8 @@ the server, a joint_states publisher (this script with --publisher) and this scr
 /tf.  Latency = arrival of a /tf message - the joint_states stamp set just before publishing
 (one clock: same machine), so it includes both DDS hops and the server's work.
 
-    .venv/bin/python bench/bench_ros.py [--rate 1000] [--seconds 5] [--domain 90] [--executors multi,single] [--busy]
+    .venv/bin/python bench/bench_ros.py [--rate 1000] [--seconds 5] [--domain 90] [--paths thread,executor]
+        [--executors single] [--busy]
 """
 
 from __future__ import annotations
@@ -112,12 +113,9 @@ def run_publisher(names: list[str], rate: float, seconds: float, delay: float) -
     start = time.perf_counter()
     n = int(seconds * rate)
     for i in range(n):
-        target = start + i * period
-        while True:
-            now = time.perf_counter()
-            if now >= target:
-                break
-            time.sleep(min(target - now, 0.0005) if target - now > 0.0002 else 0)
+        wait = start + i * period - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)  # sleeping, not spinning: the publisher must not take a core from the server
         msg.position = [0.001 * (i % 1000)] * len(names)
         ns = time.time_ns()
         msg.header.stamp.sec, msg.header.stamp.nanosec = ns // 1_000_000_000, ns % 1_000_000_000
@@ -133,18 +131,20 @@ def busy_core(seconds: float) -> subprocess.Popen:
                             start_new_session=True)
 
 
-def measure_tf(domain: int, urdf: str, names: list[str], rate: float, seconds: float, executor: str,
+def measure_tf(domain: int, urdf: str, names: list[str], rate: float, seconds: float, path: str, executor: str,
                busy: bool) -> dict:
     import rclpy
     from rclpy.qos import QoSProfile, ReliabilityPolicy
     from tf2_msgs.msg import TFMessage
 
+    from idyntree_models.ros.joint_state_tap import JointStateTap
+
     with tempfile.NamedTemporaryFile("w", suffix=".urdf", delete=False) as f:
         f.write(urdf)
     server = subprocess.Popen([sys.executable, "-m", "idyntree_models.ros.model_server", "--ros-args",
                                "-p", f"model_file:={f.name}", "-p", "publish_frequency:=0.0"],
-                              env=dict(env(domain), IDYNTREE_MODELS_EXECUTOR=executor), start_new_session=True,
-                              stdout=subprocess.DEVNULL)
+                              env=dict(env(domain), IDYNTREE_MODELS_EXECUTOR=executor, IDYNTREE_MODELS_TF_PATH=path),
+                              start_new_session=True, stdout=subprocess.DEVNULL)
     publisher = burner = None
     rclpy.init(domain_id=domain)
     node = rclpy.create_node("bench_tf_receiver")
@@ -155,8 +155,13 @@ def measure_tf(domain: int, urdf: str, names: list[str], rate: float, seconds: f
         sec, nsec = struct.unpack_from("<iI", raw, 8)  # the first transform's stamp
         arrivals.append((t, sec * 1_000_000_000 + nsec))
 
-    node.create_subscription(TFMessage, "/tf", on_tf, QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE),
-                             raw=True)
+    # the receiver takes /tf off the wire the same way the server takes joint_states (a thread on one
+    # wait set), so what it measures is the server, not an executor in the receiver
+    tap = JointStateTap.create(node, TFMessage, "/tf", QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE),
+                               on_tf)
+    if tap is None:
+        node.create_subscription(TFMessage, "/tf", on_tf, QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE),
+                                 raw=True)
     try:
         time.sleep(2.0)
         if busy:
@@ -166,7 +171,10 @@ def measure_tf(domain: int, urdf: str, names: list[str], rate: float, seconds: f
                                      start_new_session=True)
         end = time.monotonic() + seconds + 15
         while publisher.poll() is None and time.monotonic() < end:
-            rclpy.spin_once(node, timeout_sec=0.01)
+            if tap is None:
+                rclpy.spin_once(node, timeout_sec=0.01)
+            else:
+                time.sleep(0.05)
         drain = time.monotonic() + 1.0
         while time.monotonic() < drain:
             rclpy.spin_once(node, timeout_sec=0.01)
@@ -175,6 +183,8 @@ def measure_tf(domain: int, urdf: str, names: list[str], rate: float, seconds: f
             if proc is not None:
                 stop(proc)
         stop(server)
+        if tap is not None:
+            tap.destroy()
         node.destroy_node()
         rclpy.try_shutdown()
         os.unlink(f.name)
@@ -194,19 +204,29 @@ def measure_tf(domain: int, urdf: str, names: list[str], rate: float, seconds: f
 
 
 def server_compute_us(urdf: str, names: list[str]) -> float:
-    """The server's own work per message (plan lookup, kinematics, serialization), in-process."""
+    """The server's own work per message (decode, plan lookup, kinematics, serialization), in-process."""
+    from rclpy.serialization import serialize_message
+    from sensor_msgs.msg import JointState
+
     from idyntree_models.api import load_model
     from idyntree_models.ros.served import ServedModel
+    from idyntree_models.ros.tf_codec import JointStateDecoder
 
     served = ServedModel(load_model(urdf.encode()), urdf, "urdf")
-    plan = served.plan(tuple(names))
-    positions = [0.1] * len(names)
+    raw = serialize_message(JointState(name=names, position=[0.1] * len(names)))
+    decoder = JointStateDecoder()
+
+    def one() -> bytes:
+        sec, nanosec, msg_names, positions = decoder.decode(raw)
+        plan = served.plan(msg_names)
+        return plan.template.serialize(sec, nanosec, served.transforms(plan, positions))
+
     for _ in range(50):
-        plan.template.serialize(1, 2, served.transforms(served.plan(tuple(names)), positions))
+        one()
     t = time.perf_counter()
-    n = 1000
+    n = 2000
     for _ in range(n):
-        plan.template.serialize(1, 2, served.transforms(served.plan(tuple(names)), positions))
+        one()
     return (time.perf_counter() - t) / n * 1e6
 
 
@@ -248,8 +268,11 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--domain", type=int, default=90)
     parser.add_argument("--repeat", type=int, default=20)
-    parser.add_argument("--executors", default="multi,single,events",
-                        help="model_server executors to compare (IDYNTREE_MODELS_EXECUTOR)")
+    parser.add_argument("--paths", default="thread,executor",
+                        help="how the server takes joint_states (IDYNTREE_MODELS_TF_PATH): its own thread, "
+                             "or the executor")
+    parser.add_argument("--executors", default="single",
+                        help="model_server executors to compare (IDYNTREE_MODELS_EXECUTOR: single, multi, events)")
     parser.add_argument("--busy", action="store_true", help="also measure with a process spinning on one core")
     parser.add_argument("--publisher", action="store_true", help=argparse.SUPPRESS)
     opts = parser.parse_args()
@@ -264,22 +287,23 @@ def main() -> int:
     print(f"synthetic humanoid: {model.summary()}")
     compute = server_compute_us(urdf, names)
     rows = [["server work per joint_states (in-process)", "", f"{compute:.0f} us", "-"]]
-    for executor in opts.executors.split(","):
-        for busy in (False, True) if opts.busy else (False,):
-            tf = measure_tf(opts.domain, urdf, names, opts.rate, opts.seconds, executor, busy)
-            cond = f"{executor}{', other core busy' if busy else ''}"
-            rows.append(["/tf messages received / sent", cond, f"{tf['received']} / {tf['expected']}", "all"])
-            if "rate" in tf:
-                rows += [
-                    [f"/tf rate at {opts.rate:.0f} Hz joint_states", cond, f"{tf['rate']:.0f} Hz", ""],
-                    ["latency joint_states -> /tf, median", cond, f"{tf['median']:.3f} ms", "< 1 ms"],
-                    ["latency p90 / p99", cond, f"{tf['p90']:.3f} / {tf['p99']:.3f} ms", "p99 < 2 ms"],
-                ]
+    for path in opts.paths.split(","):
+        for executor in opts.executors.split(","):
+            for busy in (False, True) if opts.busy else (False,):
+                tf = measure_tf(opts.domain, urdf, names, opts.rate, opts.seconds, path, executor, busy)
+                cond = f"{path}, {executor}{', other core busy' if busy else ''}"
+                rows.append(["/tf messages received / sent", cond, f"{tf['received']} / {tf['expected']}", "all"])
+                if "rate" in tf:
+                    rows += [
+                        [f"/tf rate at {opts.rate:.0f} Hz joint_states", cond, f"{tf['rate']:.0f} Hz", ""],
+                        ["latency joint_states -> /tf, median", cond, f"{tf['median']:.3f} ms", "< 1 ms"],
+                        ["latency p90 / p99", cond, f"{tf['p90']:.3f} / {tf['p99']:.3f} ms", "p99 < 2 ms"],
+                    ]
     icub = MODELS / "urdf" / "idyntree" / "iCubGenova02.urdf"
     conv = measure_convert(opts.domain + 1, icub, opts.repeat)
     for fmt, ms in conv.items():
         rows.append([f"convert_model iCubGenova02 -> {fmt}, median", "", f"{ms:.1f} ms", "< 50 ms"])
-    print(table(rows, ["measure", "executor", "value", "target"]))
+    print(table(rows, ["measure", "joint_states path, executor", "value", "target"]))
     return 0
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ros_harness import TIMEOUT, Probe, compose_world, edges_of, latched_qos, start_server, tf_qos
+from ros_harness import TIMEOUT, Probe, compose_world, edges_of, latched_qos, msg_to_matrix, start_server, tf_qos
 
 rclpy = pytest.importorskip("rclpy")
 
@@ -20,6 +20,7 @@ from idyntree_models_interfaces.msg import SensorList  # noqa: E402
 from idyntree_models_interfaces.srv import ConvertModel, GetModel  # noqa: E402
 from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue  # noqa: E402
 from rcl_interfaces.srv import GetParameters, SetParameters, SetParametersAtomically  # noqa: E402
+from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
 from tf2_msgs.msg import TFMessage  # noqa: E402
@@ -487,11 +488,12 @@ def test_burst_of_100_conversions_all_answered(ros):
     assert server.alive()
 
 
-def test_tf_goes_on_while_a_long_conversion_runs(ros, monkeypatch):
-    """With the multi-threaded executor, joint_states -> /tf has its own thread: a conversion does not hold it up."""
+@pytest.mark.parametrize("executor", ["single", "multi"])
+def test_tf_goes_on_while_a_long_conversion_runs(ros, monkeypatch, executor):
+    """joint_states -> /tf has a thread of its own: a conversion run by the executor does not hold it up."""
     import sys
 
-    monkeypatch.setenv("IDYNTREE_MODELS_EXECUTOR", "multi")
+    monkeypatch.setenv("IDYNTREE_MODELS_EXECUTOR", executor)
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     from common import synthetic_urdf
@@ -515,3 +517,37 @@ def test_tf_goes_on_while_a_long_conversion_runs(ros, monkeypatch):
     # after the conversion: nothing arrives in the first half of it. Ours keeps publishing.
     first_half = [t for t in arrivals if start < t < (start + end) / 2]
     assert len(first_half) >= 3, f"{len(first_half)} /tf messages in the first half of a {end - start:.2f} s conversion"
+
+
+def test_every_joint_states_message_makes_its_own_tf_message(ros):
+    """No joint_states message is skipped or merged: 400 at 200 Hz give 400 /tf messages, each with its stamp.
+
+    The values are checked against the model's forward kinematics computed with 4x4 matrices
+    (Kinematics.joint_transforms), a different path from the quaternion rows the server publishes.
+    """
+    from builtin_interfaces.msg import Time
+
+    server, probe = ros(46, {"model_file": str(DEMO_ARM), "publish_frequency": 0.0})
+    wait_ready(server, probe)
+    received: dict[int, object] = {}
+    probe.node.create_subscription(TFMessage, "/tf", lambda m: received.setdefault(m.transforms[0].header.stamp.sec, m),
+                                   QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE))
+    pub = probe.node.create_publisher(JointState, "joint_states", 10)
+    probe.spin_until(lambda: pub.get_subscription_count() > 0, what="the server's joint_states subscription")
+    probe.spin_for(1.0)  # our /tf subscription matched too
+    names = ["torso_yaw", "elbow", "finger_left_joint"]
+    n = 400
+    for i in range(n):
+        pub.publish(joint_state(names, [0.01 * i - 2.0, 1.5 - 0.007 * i, 0.0001 * i], Time(sec=1000 + i)))
+        probe.spin_for(0.005)
+    probe.spin_until(lambda: len(received) >= n, timeout=30, what=f"{n} /tf messages")
+    probe.spin_for(0.5)
+    assert sorted(received) == [1000 + i for i in range(n)]
+    kin = Kinematics(load_model(DEMO_ARM))
+    for i in (0, 123, 399):
+        q = [0.01 * i - 2.0, 1.5 - 0.007 * i, 0.0001 * i]
+        local = kin.joint_transforms(dict(zip(names, q)))[0]
+        got = {t.child_frame_id: msg_to_matrix(t.transform) for t in received[1000 + i].transforms}
+        for name in names:
+            j = kin.joint_index[name]
+            assert np.allclose(got[kin.joints[j].child], local[j], atol=1e-9), (i, name)

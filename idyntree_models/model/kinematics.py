@@ -432,3 +432,88 @@ class _BatchPlan:
             step = max(1, BLAS_ONE_THREAD // right.size)
             for s in range(0, n, step):
                 np.matmul(source[s:s + step], right, out=target[s:s + step])
+
+
+class JointPoses:
+    """parent_H_child of chosen 1-DOF joints as (translation, quaternion) rows, straight from q.
+
+    The ROS layer needs, per joint_states message, only the moving joints' local poses in the
+    (x, y, z, qx, qy, qz, qw) form /tf carries.  Going through 4x4 matrices of every joint and
+    converting back to quaternions costs a dozen numpy passes; here the joint motion is folded into
+    constants once, so a message costs one sin/cos of the half angles and three multiply-adds:
+
+    revolute (axis a through point o of the child frame, angle t, rest pose R, p with quaternion r):
+        rotation    r * (cos t/2, a sin t/2) = cos(t/2) Q + sin(t/2) P
+        translation p + R (o - Rot(a, t) o) = A + cos t B + sin t C   (Rodrigues)
+    prismatic (direction d in the parent frame, displacement s): rotation r, translation p + s d.
+    Mimic joints read their master's column with its gain and offset, as in Kinematics.
+    """
+
+    def __init__(self, kin: Kinematics, joints: np.ndarray) -> None:
+        from .transforms import matrix_to_quat
+
+        joints = np.asarray(joints, dtype=int)
+        kinds = [kin.joints[i].type for i in joints]
+        if any(k not in (JointType.REVOLUTE, JointType.PRISMATIC) for k in kinds):
+            raise ModelError("JointPoses handles revolute and prismatic joints only")
+        rest = kin._rest[joints]
+        quat = matrix_to_quat(rest[:, :3, :3])[:, [1, 2, 3, 0]]  # x, y, z, w
+        self.size = len(joints)
+        self._out = np.empty((self.size, 7))
+        self._out[:, :3] = rest[:, :3, 3]
+        self._out[:, 3:] = quat  # prismatic rows keep their rest rotation
+
+        def rows(kind_idx: np.ndarray, kind_cols: np.ndarray, gain: np.ndarray, offset: np.ndarray):
+            where = {int(j): k for k, j in enumerate(kind_idx)}
+            pick = [where[int(j)] for j in joints if int(j) in where]
+            out_rows = np.array([k for k, j in enumerate(joints) if int(j) in where], dtype=int)
+            return out_rows, kind_cols[pick], gain[pick], offset[pick], pick
+
+        self._rev, self._rev_cols, self._rev_gain, self._rev_offset, pick = rows(
+            kin._rev, kin._rev_cols, kin._rev_gain, kin._rev_offset)
+        a, o = kin._rev_axis[pick], kin._rev_origin[pick]
+        r = rest[self._rev][:, :3, :3]
+        q = quat[self._rev]
+        w, v = q[:, 3], q[:, :3]
+        # r * (0, a) = (w a + v x a, -v . a)
+        self._rev_p = np.concatenate([w[:, None] * a + np.cross(v, a), -np.einsum("ki,ki->k", v, a)[:, None]], axis=1)
+        self._rev_q = q
+        u = np.einsum("kij,kj->ki", r, o)
+        vv = np.einsum("kij,kj->ki", r, np.cross(a, o))
+        ww = np.einsum("kij,kj->ki", r, a) * np.einsum("ki,ki->k", a, o)[:, None]
+        self._rev_a = rest[self._rev][:, :3, 3] + u - ww
+        self._rev_b = ww - u
+        self._rev_c = -vv
+        self._pri, self._pri_cols, self._pri_gain, self._pri_offset, pick = rows(
+            kin._pri, kin._pri_cols, kin._pri_gain, kin._pri_offset)
+        self._pri_dir = kin._pri_dir[pick]
+        self._pri_base = rest[self._pri][:, :3, 3]
+        # rows of one kind that are contiguous (callers list revolute joints first) index as slices
+        self._rev, self._pri = _as_slice(self._rev), _as_slice(self._pri)
+        self._rev_plain = bool(np.all(self._rev_gain == 1.0) and not np.any(self._rev_offset))  # no mimic
+        self._n_rev, self._n_pri = len(self._rev_cols), len(self._pri_cols)
+
+    def compute(self, q: np.ndarray) -> np.ndarray:
+        """(size, 7) rows for the positions vector q (nq,); the array is reused by the next call."""
+        out = self._out
+        if self._n_rev:
+            angle = q[self._rev_cols]
+            if not self._rev_plain:
+                angle = angle * self._rev_gain + self._rev_offset
+            half = 0.5 * angle
+            s, c = np.sin(half), np.cos(half)
+            quat = s[:, None] * self._rev_p + c[:, None] * self._rev_q
+            quat[quat[:, 3] < 0.0] *= -1.0  # the same sign as matrix_to_quat: w >= 0
+            cos_t, sin_t = (1.0 - 2.0 * s * s)[:, None], (2.0 * s * c)[:, None]
+            out[self._rev, :3] = self._rev_a + cos_t * self._rev_b + sin_t * self._rev_c
+            out[self._rev, 3:] = quat
+        if self._n_pri:
+            d = q[self._pri_cols] * self._pri_gain + self._pri_offset
+            out[self._pri, :3] = self._pri_base + d[:, None] * self._pri_dir
+        return out
+
+
+def _as_slice(rows: np.ndarray) -> np.ndarray | slice:
+    if len(rows) and np.array_equal(rows, np.arange(rows[0], rows[0] + len(rows))):
+        return slice(int(rows[0]), int(rows[0]) + len(rows))
+    return rows

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import struct
 import sys
 import threading
 from pathlib import Path
@@ -29,6 +30,7 @@ from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
@@ -38,8 +40,9 @@ from ..errors import ModelError
 from ..formats import FORMATS, get_format
 from ..model.model import JointType
 from ..model.reduce import reduce
+from .joint_state_tap import JointStateTap
 from .served import ServedModel, check_frame_prefix
-from .tf_codec import make_tf_message
+from .tf_codec import JointStateDecoder, make_tf_message
 
 NODE_NAME = "model_server"
 
@@ -180,8 +183,17 @@ class ModelServer(Node):
         self._tf_group = MutuallyExclusiveCallbackGroup()
         self._service_group = ReentrantCallbackGroup()
         self._model_lock = threading.Lock()  # one rebuild at a time (parameters vs description topic)
-        self.create_subscription(JointState, "joint_states", self._on_joint_state, JOINT_STATES_QOS,
-                                 callback_group=self._tf_group)
+        # joint_states -> /tf runs on a thread of its own (see joint_state_tap), unless this rclpy
+        # cannot do that or IDYNTREE_MODELS_TF_PATH=executor asks for the executor (bench_ros.py).
+        self._js_decoder = JointStateDecoder()
+        self._tap = None
+        if os.environ.get("IDYNTREE_MODELS_TF_PATH", "thread") != "executor":
+            self._tap = JointStateTap.create(self, JointState, "joint_states", JOINT_STATES_QOS,
+                                             self._on_joint_state_raw)
+            sys.setswitchinterval(0.001)  # a conversion holding the GIL lets /tf in within ~1 ms
+        if self._tap is None:
+            self.create_subscription(JointState, "joint_states", self._on_joint_state, JOINT_STATES_QOS,
+                                     callback_group=self._tf_group)
         if self._from_topic:
             self.create_subscription(String, "robot_description", self._on_description_topic, LATCHED,
                                      callback_group=MutuallyExclusiveCallbackGroup())
@@ -209,6 +221,9 @@ class ModelServer(Node):
         self._apply(self._build(source), source)
 
     def destroy_node(self) -> None:
+        if self._tap is not None:
+            self._tap.destroy()
+            self._tap = None
         _LIBRARY_LOG.removeHandler(self._log_handler)
         if not _LIBRARY_LOG.handlers:
             _LIBRARY_LOG.propagate = True
@@ -367,23 +382,34 @@ class ModelServer(Node):
         self._apply(served, ("text", msg.data))
 
     # -- joint_states -> /tf ------------------------------------------------------------
+    def _on_joint_state_raw(self, raw: bytes) -> None:
+        try:
+            decoded = self._js_decoder.decode(raw)
+        except (ValueError, struct.error, UnicodeDecodeError) as e:
+            self.get_logger().warning(f"joint_states: undecodable message ({e}); ignored", throttle_duration_sec=5.0)
+            return
+        if decoded is None:  # not plain little-endian CDR: the ordinary deserializer
+            self._on_joint_state(deserialize_message(raw, JointState))
+            return
+        self._joint_state_to_tf(*decoded)
+
     def _on_joint_state(self, msg: JointState) -> None:
+        self._joint_state_to_tf(msg.header.stamp.sec, msg.header.stamp.nanosec, tuple(msg.name), msg.position)
+
+    def _joint_state_to_tf(self, sec: int, nanosec: int, names: tuple[str, ...], positions) -> None:
         served = self._served
         if served is None:
             return
-        names, positions = msg.name, msg.position
         if len(names) != len(positions):
             self.get_logger().warning(
                 f"joint_states: {len(names)} names but {len(positions)} positions; message ignored",
                 throttle_duration_sec=5.0)
             return
-        plan = served.plan(tuple(names))
+        plan = served.plan(names)
         if not len(plan.published):
             return
         if self._ignore_timestamp:
             sec, nanosec = self.get_clock().now().seconds_nanoseconds()
-        else:
-            sec, nanosec = msg.header.stamp.sec, msg.header.stamp.nanosec
         t = sec + nanosec * 1e-9
         if self._min_interval > 0.0:
             last = served.last_publish[plan.published]

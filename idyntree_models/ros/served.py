@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..formats import detect_format
-from ..model.kinematics import Kinematics
+from ..model.kinematics import JointPoses, Kinematics
 from ..model.model import ForceTorqueSensor, JointType, LinkSensor, Model, SensorType
 from ..model.spherical import three_revolute_to_quaternion
 from ..model.topology import frame_edge, root_frame, tree_order
@@ -64,6 +64,7 @@ class JointStatePlan:
     pairs: list[tuple[str, str]]
     q_cols: np.ndarray  # columns of the positions vector the scalar joints set ...
     msg_index: np.ndarray  # ... from these entries of the message
+    poses: JointPoses | None = None  # the published joints' poses straight from q (no spherical joint)
 
 
 class ServedModel:
@@ -201,6 +202,8 @@ class ServedModel:
                 slots = spherical.setdefault(m.group(1), [-1, -1, -1])
                 slots[" xyz".index(m.group(2)) - 1] = k
                 publish(index[m.group(1)])
+        kind = {JointType.REVOLUTE: 0, JointType.PRISMATIC: 1}
+        published.sort(key=lambda i: kind.get(joints[i].type, 2))  # contiguous blocks for JointPoses
         pairs = [self._pairs[i] for i in published]
         template = None
         if self.fast_serialization and published:
@@ -209,22 +212,27 @@ class ServedModel:
                 self.fast_serialization = False
                 template = None
         cols = self.kin.position_index
-        return JointStatePlan(scalar, [(n, tuple(s)) for n, s in spherical.items()],
-                              np.array(published, dtype=int), template, pairs,
+        published_arr = np.array(published, dtype=int)
+        poses = None if spherical or not published else JointPoses(self.kin, published_arr)
+        return JointStatePlan(scalar, [(n, tuple(s)) for n, s in spherical.items()], published_arr, template, pairs,
                               np.array([cols[n] for n, _ in scalar], dtype=int),
-                              np.array([k for _, k in scalar], dtype=int))
+                              np.array([k for _, k in scalar], dtype=int), poses)
 
     def transforms(self, plan: JointStatePlan, positions) -> np.ndarray:
-        """(n, 7) poses of the plan's joints for the message's positions."""
-        if not math.isfinite(math.fsum(positions)):  # one C loop; a NaN/inf anywhere makes the sum non-finite
+        """(n, 7) poses of the plan's joints for the message's positions (a sequence or float array)."""
+        positions = np.asarray(positions, dtype=float)
+        values = positions[plan.msg_index]
+        if not np.isfinite(values).all() or any(
+                k >= 0 and not math.isfinite(positions[k]) for _, ks in plan.spherical for k in ks):
+            # a NaN would reach /tf as a NaN transform, which breaks every tf2 listener's tree
             bad = sorted(name for name, k in plan.scalar if not math.isfinite(positions[k]))
             bad += sorted(name for name, ks in plan.spherical if any(k >= 0 and not math.isfinite(positions[k])
                                                                      for k in ks))
-            if bad:  # a NaN would reach /tf as a NaN transform, which breaks every tf2 listener's tree
-                raise ModelError(f"non-finite position for joint(s) {', '.join(bad[:5])}")
-            # else only joints this message does not publish (or a sum that overflowed): go on
+            raise ModelError(f"non-finite position for joint(s) {', '.join(bad[:5])}")
         q = self._q0.copy()
-        q[plan.q_cols] = np.asarray(positions, dtype=float)[plan.msg_index]
+        q[plan.q_cols] = values
+        if plan.poses is not None:
+            return plan.poses.compute(q)
         for name, (ix, iy, iz) in plan.spherical:
             angles = [positions[k] if k >= 0 else 0.0 for k in (ix, iy, iz)]
             col = self.kin.position_index[name]

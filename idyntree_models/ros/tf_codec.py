@@ -10,6 +10,8 @@ fall back to ordinary message objects if it ever differs (another middleware or 
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 
 from ..model.transforms import matrix_to_quat
@@ -112,3 +114,58 @@ def make_tf_message(pairs: list[tuple[str, str]], sec: int, nanosec: int, values
         out.append(t)
     msg.transforms = out
     return msg
+
+
+_STAMP = struct.Struct("<iII")  # header.stamp.sec, .nanosec, frame_id length
+_U32 = struct.Struct("<I")
+
+
+class JointStateDecoder:
+    """joint_states bytes -> stamp, names and positions, without building message objects.
+
+    Deserializing a JointState into Python objects (a str per name, a list per array) costs more
+    than the whole /tf computation at 1 kHz.  Publishers send the same name list every time, so the
+    names' bytes are compared with the last message's (one memcmp) and decoded only when they change;
+    positions are a numpy view of the buffer.  Only plain little-endian CDR (XCDR1, what every ROS 2
+    middleware sends) is decoded here: decode() returns None for anything else, and the caller
+    deserializes that message the ordinary way.
+    """
+
+    def __init__(self) -> None:
+        self._names_raw = b"\xff"  # never a prefix of real data: the first message decodes its names
+        self._names: tuple[str, ...] = ()
+
+    def decode(self, raw: bytes) -> tuple[int, int, tuple[str, ...], np.ndarray] | None:
+        if raw[:2] != b"\x00\x01":
+            return None
+        sec, nanosec, length = _STAMP.unpack_from(raw, _ENCAPSULATION)
+        pos = _ENCAPSULATION + _align(12 + length, 4)  # after frame_id (its length counts the NUL)
+        cached = self._names_raw
+        end = pos + len(cached)
+        if raw[pos:end] == cached:  # the count is part of the bytes: the same bytes, the same list
+            names = self._names
+        else:
+            names, end = _read_strings(raw, pos)
+            self._names_raw, self._names = raw[pos:end], names
+        pos = _ENCAPSULATION + _align(end - _ENCAPSULATION, 4)
+        (count,) = _U32.unpack_from(raw, pos)
+        pos = _ENCAPSULATION + _align(pos + 4 - _ENCAPSULATION, 8)
+        if pos + 8 * count > len(raw):
+            raise ValueError(f"position sequence of {count} runs past the message's {len(raw)} bytes")
+        return sec, nanosec, names, np.frombuffer(raw, "<f8", count, pos)
+
+
+def _read_strings(raw: bytes, pos: int) -> tuple[tuple[str, ...], int]:
+    (count,) = _U32.unpack_from(raw, pos)
+    if count > len(raw):
+        raise ValueError(f"name sequence of {count} in a message of {len(raw)} bytes")
+    pos += 4
+    out = []
+    for _ in range(count):
+        pos = _ENCAPSULATION + _align(pos - _ENCAPSULATION, 4)
+        (n,) = _U32.unpack_from(raw, pos)
+        if n == 0 or pos + 4 + n > len(raw):
+            raise ValueError("a name runs past the end of the message")
+        out.append(raw[pos + 4:pos + 3 + n].decode("utf-8"))
+        pos += 4 + n
+    return tuple(out), pos
