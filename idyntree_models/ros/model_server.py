@@ -31,6 +31,7 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import deserialize_message
+from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
@@ -530,30 +531,29 @@ def _executor(kind: str | None = None):
     return MultiThreadedExecutor(num_threads=3)
 
 
-def _quiet_signals() -> None:
-    """SIGINT/SIGTERM only stop the node: no KeyboardInterrupt, ever.
-
-    rclpy's own handlers (installed by rclpy.init, for SIGINT and SIGTERM) shut the context down,
-    which ends spin(), and then call the handler that was there before them. Left at Python's
-    default, that raises KeyboardInterrupt wherever the main thread happens to be, and a second
-    Ctrl-C (the terminal signals the whole process group, and ros2 launch signals its children
-    again) lands in the teardown: a traceback and exit code -2. A no-op handler avoids both.
-    """
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda signum, frame: None)
+_SPIN_PERIOD = 0.1  # seconds: how soon a stop request is noticed while nothing else happens
 
 
 def main(args: list[str] | None = None) -> int:
-    """Run the node until SIGINT/SIGTERM (exit 0) or a start-up error (exit 1)."""
-    _quiet_signals()
-    # Signals wait until everything is built: one arriving while the executor is being constructed
-    # leaves a half-made executor whose destructor prints tracebacks. Delivered on unblocking, it
-    # shuts the context down and spin() returns at once. (Threads started meanwhile, DDS's, inherit
-    # the mask, so the signal goes to this thread.)
+    """Run the node until SIGINT/SIGTERM (exit 0) or a start-up error (exit 1).
+
+    The node stops itself, in order, instead of leaving that to rclpy's signal handlers: those
+    shut the context down from a signal-handling thread at any moment, under the joint_states
+    thread's feet (rcl calls on a context being torn down ended in "terminate called without an
+    active exception" in about one stop in four), and rclpy's handlers then pass the signal on to
+    Python's, which raises KeyboardInterrupt wherever the main thread is. Here a signal only sets a
+    flag (a second Ctrl-C during teardown does nothing), the executor spins in short turns that
+    look at it, and teardown runs in one thread: executor, joint_states thread, node, context.
+    """
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda signum, frame: stop.set())
+    # Signals wait until everything is built; delivered on unblocking, they end the loop at once.
+    # (Threads started meanwhile, DDS's and ours, inherit the mask, so signals go to this thread.)
     stop_signals = {signal.SIGINT, signal.SIGTERM}
     signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
-    rclpy.init(args=args if args is not None else sys.argv)
-    node = None
+    rclpy.init(args=args if args is not None else sys.argv, signal_handler_options=SignalHandlerOptions.NO)
+    node = executor = None
     try:
         try:
             node = ModelServer()
@@ -563,15 +563,16 @@ def main(args: list[str] | None = None) -> int:
         executor = _executor()
         executor.add_node(node)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
-        executor.spin()
+        while not stop.is_set() and rclpy.ok():
+            executor.spin_once(timeout_sec=_SPIN_PERIOD)
     except ExternalShutdownException:
         pass
-    except Exception:  # a signal during start-up shuts the context down under the node's feet
-        if rclpy.ok():
-            raise
     finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+        if executor is not None:
+            executor.shutdown()
         if node is not None:
-            node.destroy_node()
+            node.destroy_node()  # stops the joint_states thread before the node's entities go
         rclpy.try_shutdown()
     return 0
 
