@@ -1,20 +1,22 @@
-"""The stacked (all links / all joints at once) arithmetic of model/bulk.py.
+"""The all-at-once screens of model/validation.py never let through what the exact check refuses or warns about.
 
-The screens must never let through an element that the exact per-element check would refuse or
-warn about: checked on every model of the corpus and on random inertias and rotations placed on and
-around each threshold.
+validate() runs check_inertia only on the links `_inertia_suspects` singles out (numpy over all links at
+once); a link the screen misses would lose its warning or error.  The exact per-element checks
+(check_inertia, transforms.is_rotation) are the reference here, on every corpus model and on random
+inertias and rotations placed on and around each threshold.
 """
 
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from idyntree_models import ModelError, load_model
-from idyntree_models.model import bulk
-from idyntree_models.model.transforms import is_rotation, rpy_to_matrix, rpy_xyz_to_transform
+from idyntree_models.model import validation
+from idyntree_models.model.transforms import is_rotation, rpy_xyz_to_transform
 from idyntree_models.model.validation import check_inertia
 
 from conftest import corpus_files
@@ -30,16 +32,12 @@ def _verdict(mass, com, inertia) -> bool:
         return True
 
 
-def test_rpy_xyz_to_transforms_equals_the_one_element_version():
-    rng = np.random.default_rng(0)
-    rpy, xyz = rng.uniform(-7, 7, (500, 3)), rng.normal(size=(500, 3))
-    stacked = bulk.rpy_xyz_to_transforms(rpy, xyz)
-    for k in range(len(rpy)):
-        np.testing.assert_array_equal(stacked[k], rpy_xyz_to_transform(rpy[k].tolist(), xyz[k].tolist()))
-        np.testing.assert_allclose(stacked[k, :3, :3], rpy_to_matrix(rpy[k]), atol=1e-15)
+def _link(mass, com, inertia):
+    return SimpleNamespace(inertia=SimpleNamespace(mass=mass, com=np.asarray(com, dtype=float),
+                                                   inertia=np.asarray(inertia, dtype=float)))
 
 
-def test_screens_on_the_corpus():
+def test_screen_on_the_corpus():
     logging.disable(logging.WARNING)
     try:
         checked = 0
@@ -49,14 +47,12 @@ def test_screens_on_the_corpus():
             except ModelError:
                 continue
             links = list(model.links.values())
-            suspects = set(bulk.inertia_suspects([lk.inertia.mass for lk in links], [lk.inertia.com for lk in links],
-                                                 [lk.inertia.inertia for lk in links]).tolist())
+            suspects = set(validation._inertia_suspects(links))
             for k, lk in enumerate(links):
                 if _verdict(lk.inertia.mass, lk.inertia.com, lk.inertia.inertia):
                     assert k in suspects, (path, lk.name)
-            joints = list(model.joints.values())
-            if joints:
-                assert not len(bulk.rotation_suspects(np.array([j.rest_transform for j in joints])))
+            for joint in model.joints.values():
+                assert is_rotation(joint.rest_transform[:3, :3]), (path, joint.name)
             checked += 1
     finally:
         logging.disable(logging.NOTSET)
@@ -66,6 +62,7 @@ def test_screens_on_the_corpus():
 @pytest.mark.parametrize("seed", range(4))
 def test_inertia_screen_around_the_thresholds(seed):
     rng = np.random.default_rng(seed)
+    flagged = 0
     for _ in range(3000):
         a = rng.normal(size=(3, 3))
         inertia = a @ a.T * 10 ** rng.uniform(-9, 4)
@@ -80,23 +77,28 @@ def test_inertia_screen_around_the_thresholds(seed):
             q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
             inertia = q @ np.diag(e) @ q.T
         elif kind == 3:
-            inertia[rng.integers(3), rng.integers(3)] = rng.choice([np.nan, np.inf, 1e30])
-        mass = rng.choice([1.0, 0.0, -1e-300, np.nan])
+            inertia[rng.integers(3), rng.integers(3)] = rng.choice([np.nan, np.inf, 1e30, 1e200])
+        mass = float(rng.choice([1.0, 0.0, -1e-300, np.nan]))
         com = rng.normal(size=3)
         if _verdict(mass, com, inertia):
-            assert len(bulk.inertia_suspects([mass], [com], [inertia])) == 1, (mass, inertia)
+            flagged += 1
+            assert validation._inertia_suspects([_link(mass, com, inertia)]) == [0], (mass, inertia)
+    assert flagged > 300  # the thresholds were really crossed
 
 
-def test_rotation_and_norm_screens():
+def test_rest_transform_check_matches_is_rotation():
+    """validate() judges all rest transforms at once; its verdict is is_rotation's, element by element."""
     rng = np.random.default_rng(1)
+    model = load_model(corpus_files("urdf", "*.urdf")[0])
+    joint = next(iter(model.joints.values()))
     for _ in range(2000):
         t = rpy_xyz_to_transform(rng.uniform(-3, 3, 3).tolist(), rng.normal(size=3).tolist())
         t[rng.integers(3), rng.integers(3)] += rng.choice([0.0, 1.0]) * 10 ** rng.uniform(-9, -4)
-        if not is_rotation(t[:3, :3]):
-            assert len(bulk.rotation_suspects(t[None])) == 1
-        v = rng.normal(size=3)
-        v /= np.linalg.norm(v)
-        v *= 1 + rng.choice([0.0, 1.0]) * 10 ** rng.uniform(-12, -6)
-        if abs(np.linalg.norm(v) - 1.0) > 1e-9:
-            assert len(bulk.norm_suspects(v[None])) == 1
-    assert list(bulk.norm_suspects([[0, 0, 0], [np.nan, 0, 1], [0, 0, 1]])) == [0, 1]
+        joint.rest_transform = t
+        try:
+            validation._check_joint_frames(model)
+            ok = True
+        except ModelError as e:
+            assert "rest transform" in str(e)
+            ok = False
+        assert ok == is_rotation(t[:3, :3])
