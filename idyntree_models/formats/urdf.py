@@ -173,6 +173,8 @@ def _refuse_xacro(r: _UrdfReader, top: etree._Element, recursive: bool = True) -
 
     Called for the root alone and then for each top-level element as the stream reads it."""
     for el in (top.iter(etree.Element) if recursive else (top,)):
+        if el.tag[0] != "{":  # no namespace, so no prefix: most URDFs were made by xacro and only say so in a comment
+            continue
         if el.prefix == "xacro" or "/xacro" in (etree.QName(el).namespace or ""):
             raise ModelError(f"{XACRO_HINT} (<{el.prefix or 'xacro'}:{etree.QName(el).localname}>)",
                              source=r.source, line=el.sourceline)
