@@ -7,13 +7,15 @@ removed links, the robot name).  It holds no I/O and no ROS.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from .transforms import IDENTITY
+
+T = TypeVar("T")
 
 
 def _vec(v, n: int = 3) -> np.ndarray:
@@ -408,6 +410,37 @@ class Model:
             f"({self.dofs} DOF), {len(self.frames)} frames, {len(self.sensors)} sensors "
             f"({n_ft} force/torque), base '{self.default_base_link}'"
         )
+
+
+def assemble(cls: type[T], **values: Any) -> T:
+    """An instance of dataclass `cls` from values already in the form its __post_init__ gives them.
+
+    For loaders of huge models, which hand over float arrays of the right shapes (often views into
+    one array of all links' numbers): no conversion, no copy, no default objects made and dropped.
+    Fields not given take their defaults; attributes are set in field order, as __init__ does.
+    """
+    obj = object.__new__(cls)
+    for name, default, factory in _field_defaults(cls):
+        if name in values:
+            value = values[name]
+        elif factory is not None:
+            value = factory()
+        else:
+            value = default
+        object.__setattr__(obj, name, value)
+    return obj
+
+
+_FIELD_DEFAULTS: dict[type, list[tuple[str, Any, Any]]] = {}
+
+
+def _field_defaults(cls: type) -> list[tuple[str, Any, Any]]:
+    out = _FIELD_DEFAULTS.get(cls)
+    if out is None:
+        out = _FIELD_DEFAULTS[cls] = [
+            (f.name, f.default, None if f.default_factory is MISSING else f.default_factory) for f in fields(cls)
+        ]
+    return out
 
 
 _ATOMS = frozenset((str, int, float, bool, complex, bytes, type(None)))
