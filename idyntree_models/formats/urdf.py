@@ -293,6 +293,11 @@ def _link_extensions(el: etree._Element, name: str) -> list[Extension]:
 
 def _inner_extensions(el: etree._Element, kind: str, owner: str, known: tuple[str, ...],
                       index: int | None = None) -> list[Extension]:
+    for child in el:  # the common case: every child is one the model reads (a comment would not be)
+        if child.tag not in known:
+            break
+    else:
+        return []
     out: list[Extension] = []
     seen: dict[str, int] = {}
     prev: tuple[str, str | int] | None = None
@@ -366,15 +371,14 @@ def _link(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
     else:
         values += _ZERO6
     if i_el is not None:
-        f = r.float_attr
-        values += (f(i_el, "ixx", 0.0), f(i_el, "ixy", 0.0), f(i_el, "ixz", 0.0),
-                   f(i_el, "iyy", 0.0), f(i_el, "iyz", 0.0), f(i_el, "izz", 0.0))
+        values += r.float_attrs(i_el, _INERTIA_ATTRS, 0.0)
     else:
         values += _ZERO6
     return link, inertial.sourceline
 
 
 _ZERO6 = (0.0,) * 6
+_INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _NO_INERTIAL = (0.0,) * 13
 
 
@@ -445,7 +449,8 @@ def _joint(r: _UrdfReader, el: etree._Element, links: dict, ends: list, floating
         raise r.error(el, f"unknown joint type '{type_name}' (expected one of {', '.join(_JOINT_TYPES)}, floating)")
     jtype = _JOINT_TYPES[type_name]
     origin = numbers.read_origin(r, k.get("origin"))
-    joint = assemble(Joint, name=name, type=jtype, parent=parent, child=child, axis_origin=np.zeros(3))
+    joint = assemble(Joint, name=name, type=jtype, parent=parent, child=child, rest_transform=None,
+                     axis_origin=np.zeros(3), limits=Limits())
     joint.rest_transform = numbers.pose(origin, joint)  # None until numbers.resolve() when deferred
     if jtype is JointType.SPHERICAL:
         for tag in ("limit", "dynamics", "axis"):
@@ -468,7 +473,7 @@ def _joint(r: _UrdfReader, el: etree._Element, links: dict, ends: list, floating
             raise r.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction")
         joint.axis = unit
     lim_el = k.get("limit")
-    lim = Limits()
+    lim = joint.limits
     if lim_el is not None:
         if type_name != "continuous":
             lim.has_position_limits = True
@@ -482,7 +487,6 @@ def _joint(r: _UrdfReader, el: etree._Element, links: dict, ends: list, floating
             lim.has_velocity_limit, lim.velocity_limit = True, r.float_attr(lim_el, "velocity")
     elif type_name != "continuous":
         diag.warn(f"line {el.sourceline}: {type_name} joint '{name}' has no <limit> (URDF requires one)")
-    joint.limits = lim
     dyn_el = k.get("dynamics")
     if dyn_el is not None:
         joint.dynamics = Dynamics(r.float_attr(dyn_el, "damping", 0.0), r.float_attr(dyn_el, "friction", 0.0))

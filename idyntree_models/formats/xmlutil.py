@@ -296,6 +296,24 @@ class XmlReader:
                     return v
         return self.floats_list(el, raw, f"attribute '{attr}'", 1)[0]
 
+    def float_attrs(self, el: etree._Element, attrs: tuple[str, ...], default: float) -> list[float]:
+        """float_attr of each attribute in turn (same values, same first error), in one conversion when
+        all are present and plain: a URDF <inertia> has six, on every link."""
+        raw = [el.get(a) for a in attrs]
+        if None not in raw:
+            joined = " ".join(raw)
+            if len(joined) <= MAX_NUMBER_CHARS and joined.isascii() and "_" not in joined:
+                parts = joined.split()
+                if len(parts) == len(attrs):  # a value with inner or no text takes the checked path
+                    try:
+                        v = [float(p) for p in parts]
+                    except ValueError:
+                        pass
+                    else:
+                        if sum(v) * 0.0 == 0.0:  # all finite (and their sum too: else the checked path)
+                            return v
+        return [self.float_attr(el, a, default) for a in attrs]
+
     def vec3_attr(self, el: etree._Element, attr: str, default: tuple[float, float, float]) -> list[float]:
         raw = el.get(attr)
         if raw is None:
