@@ -80,6 +80,8 @@ class _Numbers:
         self.rpy: list[float] = []  # the <origin> of each deferred pose, flat
         self.xyz: list[float] = []
         self.owners: list[object] = []  # joints (rest_transform) and shapes (link_H_geometry), in order
+        self.identity: list[object] = []  # the same, without an <origin>
+        self.joints: list[Joint] = []  # every joint: axis_origin
         self.links: list[Link] = []
         self.inertial: list[float] = []  # per link: com (3), rpy (3), ixx ixy ixz iyy iyz izz
 
@@ -90,25 +92,27 @@ class _Numbers:
             return None
         return r.vec3_attr(el, "xyz", (0.0, 0.0, 0.0)), r.vec3_attr(el, "rpy", (0.0, 0.0, 0.0))
 
-    def pose(self, origin: tuple[list[float], list[float]] | None, owner: object) -> np.ndarray | None:
-        """The identity without an <origin>; else None, and `owner` gets its pose in resolve()."""
+    def pose(self, origin: tuple[list[float], list[float]] | None, owner: object) -> None:
+        """`owner` gets the pose of `origin` (the identity for None) in resolve()."""
         if origin is None:
-            return _EYE4.copy()  # several times cheaper than np.eye(4)
+            self.identity.append(owner)
+            return
         self.xyz += origin[0]
         self.rpy += origin[1]
         self.owners.append(owner)
-        return None
 
     def resolve(self) -> None:
-        if self.owners:
-            poses = rpy_xyz_to_transforms(self.rpy, self.xyz)
-            for owner, pose in zip(self.owners, poses):
+        for owners, poses in ((self.owners, rpy_xyz_to_transforms(self.rpy, self.xyz)),
+                              (self.identity, np.broadcast_to(_EYE4, (len(self.identity), 4, 4)).copy())):
+            for owner, pose in zip(owners, poses):
                 if type(owner) is Joint:
                     owner.rest_transform = pose
                     if owner.type is JointType.SPHERICAL:
                         owner.center = pose[:3, 3].copy()
                 else:
                     owner.link_H_geometry = pose
+        for joint, origin in zip(self.joints, np.zeros((len(self.joints), 3))):
+            joint.axis_origin = origin
         n = len(self.links)
         if n:
             v = np.array(self.inertial).reshape(n, 13)
@@ -185,7 +189,7 @@ def _load(stream: XmlStream, xacro: bool, diag: Diagnostics) -> Model:
             if name in model.links:
                 raise r.error(el, f"duplicate link name '{name}' (first defined at line {link_lines[name]})")
             link_lines[name] = el.sourceline
-            model.links[name], inertial_line = _link(r, el, materials, unresolved, diag, numbers)
+            model.links[name], inertial_line = _link(r, el, name, materials, unresolved, diag, numbers)
             lines[f"link '{name}'"] = inertial_line or el.sourceline
             items.append(("link", name, _link_extensions(el, name)))
         elif tag == "joint":
@@ -194,7 +198,7 @@ def _load(stream: XmlStream, xacro: bool, diag: Diagnostics) -> Model:
             if key in lines:
                 raise r.error(el, f"duplicate joint name '{name}' (first defined at line {lines[key]})")
             lines[key] = el.sourceline
-            joint = _joint(r, el, model.links, ends, floating, diag, numbers)
+            joint = _joint(r, el, name, model.links, ends, floating, diag, numbers)
             if joint is not None:
                 model.joints[name] = joint
             fixed = (el.get("type") or "").strip() == "fixed"  # the model has no axis, limit... for those
@@ -335,7 +339,7 @@ def _resolve_materials(unresolved: list[tuple[Shape, int]], materials: dict[str,
             shape.material.texture = ref.texture
 
 
-def _link(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
+def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Material],
           unresolved: list[tuple[Shape, int]], diag: Diagnostics, numbers: _Numbers) -> tuple[Link, int | None]:
     """The link, and the line of its <inertial> (where inertia errors found later point).
 
@@ -352,7 +356,6 @@ def _link(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
             shape = _shape(r, child, materials, unresolved, diag, numbers)
             if shape is not None:
                 (visuals if tag == "visual" else collisions).append(shape)
-    name = el.get("name").strip()
     link = assemble(Link, name=name, inertia=None, visuals=visuals, collisions=collisions)  # numbers.resolve()
     numbers.links.append(link)
     if inertial is None:
@@ -414,7 +417,7 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
     else:
         diag.warn(f"line {g.sourceline}: <{el.tag}> geometry <{g.tag}> is not supported and was ignored")
         return None
-    shape.link_H_geometry = numbers.pose(origin, shape)  # None until numbers.resolve() when deferred
+    numbers.pose(origin, shape)
     mat_el = k.get("material")
     if mat_el is not None:
         shape.material = _material(r, mat_el, materials)
@@ -424,11 +427,10 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
 
 
 # -- joints --------------------------------------------------------------------------------
-def _joint(r: _UrdfReader, el: etree._Element, links: dict, ends: list, floating: list,
+def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: list, floating: list,
            diag: Diagnostics, numbers: _Numbers) -> Joint | None:
     """The joint; links not read yet are checked once every link is known (`ends`), a floating joint is
     left to _drop_floating_root (`floating`)."""
-    name = el.get("name").strip()
     type_name = (el.get("type") or "").strip()
     k = _first(el)
     parent_el, child_el = k.get("parent"), k.get("child")
@@ -436,10 +438,17 @@ def _joint(r: _UrdfReader, el: etree._Element, links: dict, ends: list, floating
         raise r.error(el, "a joint needs <parent link=...> and <child link=...>")
     parent = r.required(parent_el, "link")
     child = r.required(child_el, "link")
-    if parent not in links:
+    # the link's own name object where the link is known (a 100,000-link model would hold 200,000 copies)
+    link = links.get(parent)
+    if link is None:
         ends.append((name, "parent", parent, parent_el.sourceline))
-    if child not in links:
+    else:
+        parent = link.name
+    link = links.get(child)
+    if link is None:
         ends.append((name, "child", child, child_el.sourceline))
+    else:
+        child = link.name
     if type_name in ("floating", "planar"):
         if type_name == "floating":
             floating.append((name, parent, child, el.sourceline))
@@ -449,15 +458,15 @@ def _joint(r: _UrdfReader, el: etree._Element, links: dict, ends: list, floating
         raise r.error(el, f"unknown joint type '{type_name}' (expected one of {', '.join(_JOINT_TYPES)}, floating)")
     jtype = _JOINT_TYPES[type_name]
     origin = numbers.read_origin(r, k.get("origin"))
+    # rest_transform, axis_origin (and a spherical joint's center): numbers.resolve()
     joint = assemble(Joint, name=name, type=jtype, parent=parent, child=child, rest_transform=None,
-                     axis_origin=np.zeros(3), limits=Limits())
-    joint.rest_transform = numbers.pose(origin, joint)  # None until numbers.resolve() when deferred
+                     axis_origin=None, limits=Limits())
+    numbers.pose(origin, joint)
+    numbers.joints.append(joint)
     if jtype is JointType.SPHERICAL:
         for tag in ("limit", "dynamics", "axis"):
             if k.get(tag) is not None:
                 diag.warn(f"line {k[tag].sourceline}: <{tag}> of spherical joint '{name}' is ignored")
-        if origin is None:  # else set with the pose
-            joint.center = np.zeros(3)
         return joint
     if jtype is JointType.FIXED:
         return joint
