@@ -102,3 +102,26 @@ def test_float_attrs_is_float_attr_six_times(odd):
                 assert str(got.value) == str(e)
             else:
                 assert r.float_attrs(el, attrs, 0.0) == expected
+
+
+def test_prefix_scan_gives_the_full_scan_verdict():
+    """The undeclared-prefix scan skips the attribute pattern when no ':name=' exists; same verdict as
+    the full scan (both patterns over the whole document) on the corpus and on small cases."""
+    import re
+
+    from idyntree_models.formats import xmlutil
+
+    full = re.compile(r"<\/?([A-Za-z_][\w.-]*):|\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=")
+
+    def verdict(d: str) -> bool:
+        used = {a or b for a, b in full.findall(d)} - {"xmlns", "xml"}
+        return ":" in d and bool(used - set(xmlutil._PREFIX_DECLARATION.findall(d)))
+
+    docs = ['<a x:y="1"/>', "<x:a/>", '<a xmlns:x="u" x:y="1"/>', '<a\tx:y = "1"/>', '<a href="http://x"/>',
+            '<a\nfoo:bar\n=\n"1"/>', '<a b="package://m/x.stl"/>']
+    docs += [p.read_text(errors="replace") for p in urdf_files()]
+    flagged = 0
+    for d in docs:
+        assert xmlutil._undeclared_prefixes(d) == verdict(d)
+        flagged += verdict(d)
+    assert flagged >= 3

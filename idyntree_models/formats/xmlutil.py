@@ -93,16 +93,26 @@ def parse_xml(text: str | bytes, source: str | None = None) -> etree._Element:
 
 
 _PREFIX_USE = re.compile(r"<\/?([A-Za-z_][\w.-]*):|\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=")
+_ELEMENT_PREFIX_USE = re.compile(r"<\/?([A-Za-z_][\w.-]*):")
+_PREFIXED_ATTRIBUTE = re.compile(r":[A-Za-z_][\w.-]*\s*=")
 _PREFIX_DECLARATION = re.compile(r"xmlns:([A-Za-z_][\w.-]*)\s*=")
 
 
 def _undeclared_prefixes(data: str | bytes) -> bool:
-    """Whether an element or attribute may use a namespace prefix that no xmlns: declares (cheap scan)."""
+    """Whether an element or attribute may use a namespace prefix that no xmlns: declares (cheap scan).
+
+    The attribute pattern, anchored on white space, tries every gap of the document (2.4 ms on
+    iCubGenova02, a tenth of its load): it runs only when a search anchored on ':' finds a prefixed
+    attribute at all (`package://` and `http://` are none), with the same result."""
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="replace")
     if ":" not in data:
         return False
-    used = {a or b for a, b in _PREFIX_USE.findall(data)} - {"xmlns", "xml"}
+    if _PREFIXED_ATTRIBUTE.search(data):
+        used = {a or b for a, b in _PREFIX_USE.findall(data)}
+    else:
+        used = set(_ELEMENT_PREFIX_USE.findall(data))
+    used -= {"xmlns", "xml"}
     return bool(used - set(_PREFIX_DECLARATION.findall(data)))
 
 
