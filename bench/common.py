@@ -9,6 +9,15 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 MODELS = (REPO.parent / "shared" / "models").resolve()
+VENDORED = REPO / "test" / "models"
+
+
+def find_model(rel: str) -> Path | None:
+    """A corpus file: ../shared/models first, then the vendored copy; None when neither has it."""
+    for root in (MODELS, VENDORED):
+        if (root / rel).is_file():
+            return root / rel
+    return None
 
 
 def median_ms(fn: Callable[[], object], repeat: int = 30, warmup: int = 3) -> float:
@@ -20,6 +29,21 @@ def median_ms(fn: Callable[[], object], repeat: int = 30, warmup: int = 3) -> fl
         fn()
         times.append(time.perf_counter() - t)
     return statistics.median(times) * 1e3
+
+
+def paired_ms(ours: Callable[[], object], ref: Callable[[], object], repeat: int = 21,
+              warmup: int = 2) -> tuple[float, float]:
+    """Medians (ms) of two functions timed alternately, so that machine load hits both alike."""
+    for _ in range(warmup):
+        ours()
+        ref()
+    a, b = [], []
+    for i in range(repeat):
+        for fn, acc in ((ours, a), (ref, b)) if i % 2 == 0 else ((ref, b), (ours, a)):
+            t = time.perf_counter()
+            fn()
+            acc.append(time.perf_counter() - t)
+    return statistics.median(a) * 1e3, statistics.median(b) * 1e3
 
 
 def table(rows: list[list[object]], header: list[str]) -> str:

@@ -3,14 +3,40 @@
     from idyntree_models import load_model, export_model
     model = load_model("robot.urdf")
     text = export_model(model, "idyntree-model-json")
+
+The names below are imported on first use (PEP 562), so `idyntree-model-convert` loads only the
+modules a conversion needs (no kinematics, no reduction) and starts near the interpreter's floor.
 """
 
-from .api import convert, export_model, load_model, save_model
+from __future__ import annotations
+
+import importlib
+
 from .errors import ModelError
-from .formats import FORMATS
-from .model import Kinematics, Model
-from .model.reduce import reduce
+
+_LAZY = {
+    "FORMATS": ".formats",
+    "Kinematics": ".model.kinematics",
+    "Model": ".model.model",
+    "convert": ".api",
+    "export_model": ".api",
+    "load_model": ".api",
+    "reduce": ".model.reduce",
+    "save_model": ".api",
+}
 
 __all__ = ["FORMATS", "Kinematics", "Model", "ModelError", "convert", "export_model", "load_model", "reduce",
            "save_model"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

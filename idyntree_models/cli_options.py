@@ -11,7 +11,6 @@ import math
 
 from .errors import ModelError
 from .model.model import Model
-from .model.reduce import reduce
 
 
 def add_load_arguments(p: argparse.ArgumentParser) -> None:
@@ -100,6 +99,8 @@ def reduce_from_args(model: Model, args: argparse.Namespace, warnings: list[str]
         if args.lock:
             raise ModelError("--lock needs --keep-joints (the joints not kept are the ones locked)")
         return model
+    from .model.reduce import reduce  # only reduced models pay for reduction and kinematics
+
     keep = [j.strip() for j in args.keep_joints.split(",") if j.strip()]
     return reduce(model, keep, parse_assignments(args.lock, "--lock"), warnings=warnings)
 

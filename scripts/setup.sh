@@ -186,4 +186,10 @@ fi
 # idempotent, so it always runs (the entry points come from setup.py through the installed metadata).
 run_step "ament registration of idyntree_models" "$VENV/setup-ament.log" \
   "$VPY" "$ROOT/scripts/register_ament.py" --prefix "$VENV" --source "$ROOT"
+
+# ---------------------------------------------------------------- fast launchers and bytecode
+# idyntree-model-convert/-info load no ROS library: their launchers skip site (and with it the ROS
+# bootstrapper's re-execution of Python); the package's bytecode is compiled once here. Cheap, always runs.
+run_step "fast launchers and bytecode" "$VENV/setup-launchers.log" \
+  "$VPY" "$ROOT/scripts/fast_launchers.py" --prefix "$VENV" --source "$ROOT"
 log "ready: $VENV (python $PYVER)"

@@ -52,7 +52,7 @@ from ..model.transforms import (
     vector_norm,
 )
 from .base import Diagnostics, FileAccessRefused, LoadOptions, read_file_limited, referenced_file
-from .common import INERTIA_KEYS, inertia_from_six
+from .common import INERTIA_KEYS, inertia_from_six, remembered_rotation
 from .numbers import NumberError, xml_double
 from .xmlutil import XmlReader, parse_xml
 
@@ -127,6 +127,10 @@ class _Joint:
     implicit: bool = False
 
 
+def _xyz_rotation(a: np.ndarray) -> np.ndarray:
+    return rot_x(a[0]) @ rot_y(a[1]) @ rot_z(a[2])
+
+
 class _SkelReader(XmlReader):
     def child_text(self, parent: etree._Element, tag: str) -> etree._Element | None:
         return parent.find(tag)
@@ -159,7 +163,7 @@ class _SkelReader(XmlReader):
         if el is None:
             return np.eye(4)
         v = self.floats_text(el, 6)
-        return make_transform(rot_x(v[3]) @ rot_y(v[4]) @ rot_z(v[5]), v[:3])
+        return make_transform(remembered_rotation("xyz", v[3:], _xyz_rotation), v[:3])
 
     def bool_value(self, el: etree._Element) -> bool:
         value = self.text(el).lower()

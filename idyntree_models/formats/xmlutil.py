@@ -93,16 +93,26 @@ def parse_xml(text: str | bytes, source: str | None = None) -> etree._Element:
 
 
 _PREFIX_USE = re.compile(r"<\/?([A-Za-z_][\w.-]*):|\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=")
+_ELEMENT_PREFIX_USE = re.compile(r"<\/?([A-Za-z_][\w.-]*):")
+_PREFIXED_ATTRIBUTE = re.compile(r":[A-Za-z_][\w.-]*\s*=")
 _PREFIX_DECLARATION = re.compile(r"xmlns:([A-Za-z_][\w.-]*)\s*=")
 
 
 def _undeclared_prefixes(data: str | bytes) -> bool:
-    """Whether an element or attribute may use a namespace prefix that no xmlns: declares (cheap scan)."""
+    """Whether an element or attribute may use a namespace prefix that no xmlns: declares (cheap scan).
+
+    The attribute pattern, anchored on white space, tries every gap of the document (2.4 ms on
+    iCubGenova02, a tenth of its load): it runs only when a search anchored on ':' finds a prefixed
+    attribute at all (`package://` and `http://` are none), with the same result."""
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="replace")
     if ":" not in data:
         return False
-    used = {a or b for a, b in _PREFIX_USE.findall(data)} - {"xmlns", "xml"}
+    if _PREFIXED_ATTRIBUTE.search(data):
+        used = {a or b for a, b in _PREFIX_USE.findall(data)}
+    else:
+        used = set(_ELEMENT_PREFIX_USE.findall(data))
+    used -= {"xmlns", "xml"}
     return bool(used - set(_PREFIX_DECLARATION.findall(data)))
 
 
@@ -295,6 +305,24 @@ class XmlReader:
                 if v - v == 0.0:
                     return v
         return self.floats_list(el, raw, f"attribute '{attr}'", 1)[0]
+
+    def float_attrs(self, el: etree._Element, attrs: tuple[str, ...], default: float) -> list[float]:
+        """float_attr of each attribute in turn (same values, same first error), in one conversion when
+        all are present and plain: a URDF <inertia> has six, on every link."""
+        raw = [el.get(a) for a in attrs]
+        if None not in raw:
+            joined = " ".join(raw)
+            if len(joined) <= MAX_NUMBER_CHARS and joined.isascii() and "_" not in joined:
+                parts = joined.split()
+                if len(parts) == len(attrs):  # a value with inner or no text takes the checked path
+                    try:
+                        v = [float(p) for p in parts]
+                    except ValueError:
+                        pass
+                    else:
+                        if sum(v) * 0.0 == 0.0:  # all finite (and their sum too: else the checked path)
+                            return v
+        return [self.float_attr(el, a, default) for a in attrs]
 
     def vec3_attr(self, el: etree._Element, attr: str, default: tuple[float, float, float]) -> list[float]:
         raw = el.get(attr)

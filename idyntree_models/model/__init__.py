@@ -1,40 +1,39 @@
-"""The pure multibody model: data, validation, transformations and kinematics (no I/O, no ROS)."""
+"""The pure multibody model: data, validation, transformations and kinematics (no I/O, no ROS).
 
-from .kinematics import Kinematics, forward_kinematics
-from .model import (
-    Box,
-    Capsule,
-    Cone,
-    Cylinder,
-    Dynamics,
-    Ellipsoid,
-    Extension,
-    ForceTorqueSensor,
-    Frame,
-    FrameJoint,
-    Inertia,
-    Joint,
-    JointType,
-    Limits,
-    Link,
-    LinkSensor,
-    Material,
-    Mesh,
-    Mimic,
-    Model,
-    Sensor,
-    SensorType,
-    Shape,
-    Sphere,
-)
-from .spherical import add_sensor_frames, fold_three_revolute_joints, unfold_spherical_joints
-from .topology import tree_order
-from .validation import validate
+Names are imported from their modules on first use (PEP 562): loading a model never pays for
+kinematics or reduction.
+"""
 
-__all__ = [
-    "Box", "Capsule", "Cone", "Cylinder", "Dynamics", "Ellipsoid", "Extension", "ForceTorqueSensor", "Frame", "FrameJoint",
-    "Inertia",
-    "Joint", "JointType", "Kinematics", "Limits", "Link", "LinkSensor", "Material", "Mesh", "Mimic", "Model",
-    "Sensor", "SensorType", "Shape", "Sphere", "add_sensor_frames", "fold_three_revolute_joints",
-    "forward_kinematics", "tree_order", "unfold_spherical_joints", "validate",
-]
+from __future__ import annotations
+
+import importlib
+
+_LAZY = {
+    **dict.fromkeys(
+        ("Box", "Capsule", "Cone", "Cylinder", "Dynamics", "Ellipsoid", "Extension", "ForceTorqueSensor", "Frame",
+         "FrameJoint", "Inertia", "Joint", "JointType", "Limits", "Link", "LinkSensor", "Material", "Mesh", "Mimic",
+         "Model", "Sensor", "SensorType", "Shape", "Sphere"),
+        ".model",
+    ),
+    "Kinematics": ".kinematics",
+    "forward_kinematics": ".kinematics",
+    "add_sensor_frames": ".spherical",
+    "fold_three_revolute_joints": ".spherical",
+    "unfold_spherical_joints": ".spherical",
+    "tree_order": ".topology",
+    "validate": ".validation",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

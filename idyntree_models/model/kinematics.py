@@ -412,7 +412,7 @@ class _BatchPlan:
                 continue
             products = np.matmul(left, world[parents, :3]).reshape(g1 - g0, 3, coef.shape[1], 4, n)
             products *= table[coef][:, None, :, None, :]
-            np.sum(products, axis=2, out=target)
+            np.add.reduce(products, axis=2, out=target)
         self._write(world, out)
 
     def _write(self, world: np.ndarray, out: np.ndarray) -> None:

@@ -16,6 +16,7 @@ from lxml import etree
 
 from ...model.transforms import make_transform, quat_to_matrix, rpy_to_matrix
 from ..base import Diagnostics
+from ..common import remembered_rotation
 from ..xmlutil import XmlReader, parse_xml
 
 MIN_VERSION = (1, 4)
@@ -174,23 +175,7 @@ def read_pose(r: XmlReader, el: etree._Element | None, version: tuple[int, int],
     if check_only:
         return None, rel
     rpy = np.radians(v[3:]) if degrees else v[3:]
-    return make_transform(_rotation(rpy), v[:3]), rel
-
-
-_ROTATIONS: dict[bytes, np.ndarray] = {}  # rpy (bit for bit, so -0.0 and 0.0 apart) -> rpy_to_matrix(rpy)
-
-
-def _rotation(rpy: np.ndarray) -> np.ndarray:
-    """rpy_to_matrix, remembered: a model repeats few rotations (iCubGenova04 as SDF: 165 in 429 poses, 171
-    of them 0 0 0).  The matrix is shared, read-only; make_transform copies it."""
-    key = rpy.tobytes()
-    rot = _ROTATIONS.get(key)
-    if rot is None:
-        if len(_ROTATIONS) >= 4096:
-            _ROTATIONS.clear()
-        rot = _ROTATIONS[key] = rpy_to_matrix(rpy)
-        rot.setflags(write=False)
-    return rot
+    return make_transform(remembered_rotation("rpy", rpy, rpy_to_matrix), v[:3]), rel
 
 
 # -- values anywhere in the model --------------------------------------------------------------------

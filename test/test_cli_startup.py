@@ -1,0 +1,92 @@
+"""The installed commands as users start them: fast launchers written by scripts/setup.sh.
+
+idyntree-model-convert and idyntree-model-info load no ROS library, so their launchers start Python
+without `site` (whose ROS bootstrapper .pth re-executes the interpreter) and import only what the
+conversion needs.  These tests run the real launchers in .venv/bin and check what they import (through
+Python's own import-time report) and that they behave exactly as `python -m idyntree_models.cli`.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import MODELS, REPO
+
+BIN = Path(sys.executable).parent
+CONVERT = BIN / "idyntree-model-convert"
+INFO = BIN / "idyntree-model-info"
+
+
+def _imports(stderr: str) -> set[str]:
+    """Module names from PYTHONPROFILEIMPORTTIME's report ('import time: self | cumulative | name')."""
+    return {line.rsplit("|", 1)[1].strip() for line in stderr.splitlines() if line.startswith("import time:")}
+
+
+def _run(cmd: list[str], **env: str) -> subprocess.CompletedProcess:
+    full = {k: v for k, v in os.environ.items() if k != "_ROS_WHEELS_BOOTSTRAP_COMPLETE"} | env
+    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120, env=full)
+
+
+@pytest.mark.parametrize("launcher", [CONVERT, INFO], ids=lambda p: p.name)
+def test_launcher_skips_site(launcher):
+    first = launcher.read_text().splitlines()[0]
+    assert first.startswith("#!") and first.endswith(" -S"), f"{launcher} was not written by scripts/fast_launchers.py"
+
+
+def test_convert_imports_only_what_a_conversion_needs(tmp_path):
+    src = MODELS / "urdf/idyntree/iCubGenova02.urdf"
+    args = ["-i", str(src), "-o", str(tmp_path / "out.urdf"), "-q"]
+    r = _run([str(CONVERT), *args], PYTHONPROFILEIMPORTTIME="1")
+    assert r.returncode == 0, r.stderr
+    assert not _imports(r.stderr) & {"site", "ros_wheels_bootstrapper"}
+    # the launcher's own code, run as its -S shebang runs it, reporting every module loaded
+    dump = ("import atexit, runpy, sys; atexit.register(lambda: print('MODULES', *sorted(sys.modules), file=sys.stderr)); "
+            f"sys.argv = {[str(CONVERT), *args]!r}; runpy.run_path({str(CONVERT)!r}, run_name='__main__')")
+    r = _run([sys.executable, "-S", "-c", dump])
+    assert r.returncode == 0, r.stderr
+    loaded = set(next(line for line in r.stderr.splitlines() if line.startswith("MODULES")).split()[1:])
+    assert {"numpy", "lxml.etree", "idyntree_models.formats.urdf"} <= loaded
+    never = {"rclpy", "idyntree_models.model.kinematics", "idyntree_models.model.reduce",
+             "idyntree_models.formats.sdf", "idyntree_models.formats.mjcf", "idyntree_models.formats.skel",
+             "idyntree_models.formats.idyntree_json"}
+    assert not loaded & never, sorted(loaded & never)
+    # no module of the package was compiled from source: set-up wrote the bytecode
+    cached = {p.stem.split(".")[0] for p in (REPO / "idyntree_models" / "formats" / "__pycache__").glob("*.pyc")}
+    assert {"urdf", "urdf_export", "xmlutil", "base"} <= cached
+
+
+@pytest.mark.parametrize("args", [
+    ["-i", "urdf/idyntree/iCubGenova02.urdf", "-o", "{tmp}/a.urdf"],
+    ["-i", "urdf/idyntree/icub_sensorised.urdf", "-o", "{tmp}/a.json"],
+    ["-i", "urdf/idyntree/iCubGenova02.urdf", "-o", "{tmp}/a.urdf", "--keep-joints", "torso_pitch,l_elbow"],
+    ["-i", "urdf/idyntree/duplicate_joints_must_fail.urdf", "-o", "{tmp}/a.urdf"],
+], ids=["urdf", "json", "reduced", "error"])
+def test_launcher_behaves_as_the_module(tmp_path, args):
+    def argv(tmp: Path) -> list[str]:
+        out = []
+        for a in args:
+            a = a.replace("{tmp}", str(tmp))
+            out.append(str(MODELS / a) if a.startswith("urdf/") else a)
+        return out
+
+    (tmp_path / "l").mkdir()
+    (tmp_path / "m").mkdir()
+    fast = _run([str(CONVERT), *argv(tmp_path / "l")])
+    plain = _run([sys.executable, "-m", "idyntree_models.cli", *argv(tmp_path / "m")])
+    assert fast.returncode == plain.returncode
+    assert fast.stdout == plain.stdout
+    assert fast.stderr.replace(str(tmp_path / "l"), "") == plain.stderr.replace(str(tmp_path / "m"), "")
+    for name in ("a.urdf", "a.json"):
+        if (tmp_path / "m" / name).exists():
+            assert (tmp_path / "l" / name).read_bytes() == (tmp_path / "m" / name).read_bytes()
+
+
+def test_info_launcher_runs():
+    r = _run([str(INFO), str(MODELS / "urdf/idyntree/icub_sensorised.urdf"), "--json"])
+    assert r.returncode == 0, r.stderr
+    assert '"n_links"' in r.stdout

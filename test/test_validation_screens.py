@@ -1,0 +1,104 @@
+"""The all-at-once screens of model/validation.py never let through what the exact check refuses or warns about.
+
+validate() runs check_inertia only on the links `_inertia_suspects` singles out (numpy over all links at
+once); a link the screen misses would lose its warning or error.  The exact per-element checks
+(check_inertia, transforms.is_rotation) are the reference here, on every corpus model and on random
+inertias and rotations placed on and around each threshold.
+"""
+
+from __future__ import annotations
+
+import logging
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from idyntree_models import ModelError, load_model
+from idyntree_models.model import validation
+from idyntree_models.model.transforms import is_rotation, rpy_xyz_to_transform
+from idyntree_models.model.validation import check_inertia
+
+from conftest import corpus_files
+
+FILES = corpus_files("urdf", "*.urdf") + corpus_files("sdf", "*.sdf") + corpus_files("skel", "*.skel")
+
+
+def _verdict(mass, com, inertia) -> bool:
+    """True when check_inertia refuses or warns."""
+    try:
+        return bool(check_inertia(mass, com, inertia, "link 'x'"))
+    except ModelError:
+        return True
+
+
+def _link(mass, com, inertia):
+    return SimpleNamespace(inertia=SimpleNamespace(mass=mass, com=np.asarray(com, dtype=float),
+                                                   inertia=np.asarray(inertia, dtype=float)))
+
+
+def test_screen_on_the_corpus():
+    logging.disable(logging.WARNING)
+    try:
+        checked = 0
+        for path in FILES:
+            try:
+                model = load_model(path)
+            except ModelError:
+                continue
+            links = list(model.links.values())
+            suspects = set(validation._inertia_suspects(links))
+            for k, lk in enumerate(links):
+                if _verdict(lk.inertia.mass, lk.inertia.com, lk.inertia.inertia):
+                    assert k in suspects, (path, lk.name)
+            for joint in model.joints.values():
+                assert is_rotation(joint.rest_transform[:3, :3]), (path, joint.name)
+            checked += 1
+    finally:
+        logging.disable(logging.NOTSET)
+    assert checked > 20
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_inertia_screen_around_the_thresholds(seed):
+    rng = np.random.default_rng(seed)
+    flagged = 0
+    for _ in range(3000):
+        a = rng.normal(size=(3, 3))
+        inertia = a @ a.T * 10 ** rng.uniform(-9, 4)
+        kind = rng.integers(5)
+        if kind == 0:  # indefinite by an amount around the warning and error thresholds
+            inertia[0, 0] -= rng.uniform(0, 2) * np.abs(inertia).max() * 10 ** rng.uniform(-12, 0)
+        elif kind == 1:  # asymmetric around the tolerance
+            inertia[0, 1] += 10 ** rng.uniform(-12, -7) * max(1.0, np.abs(inertia).max())
+        elif kind == 2:  # a rod: on the triangle inequality
+            e = np.sort(rng.uniform(0, 1, 3))
+            e[2] = e[0] + e[1] + rng.normal() * 10 ** rng.uniform(-9, -4)
+            q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+            inertia = q @ np.diag(e) @ q.T
+        elif kind == 3:
+            inertia[rng.integers(3), rng.integers(3)] = rng.choice([np.nan, np.inf, 1e30, 1e200])
+        mass = float(rng.choice([1.0, 0.0, -1e-300, np.nan]))
+        com = rng.normal(size=3)
+        if _verdict(mass, com, inertia):
+            flagged += 1
+            assert validation._inertia_suspects([_link(mass, com, inertia)]) == [0], (mass, inertia)
+    assert flagged > 300  # the thresholds were really crossed
+
+
+def test_rest_transform_check_matches_is_rotation():
+    """validate() judges all rest transforms at once; its verdict is is_rotation's, element by element."""
+    rng = np.random.default_rng(1)
+    model = load_model(corpus_files("urdf", "*.urdf")[0])
+    joint = next(iter(model.joints.values()))
+    for _ in range(2000):
+        t = rpy_xyz_to_transform(rng.uniform(-3, 3, 3).tolist(), rng.normal(size=3).tolist())
+        t[rng.integers(3), rng.integers(3)] += rng.choice([0.0, 1.0]) * 10 ** rng.uniform(-9, -4)
+        joint.rest_transform = t
+        try:
+            validation._check_joint_frames(model)
+            ok = True
+        except ModelError as e:
+            assert "rest transform" in str(e)
+            ok = False
+        assert ok == is_rotation(t[:3, :3])
