@@ -34,6 +34,7 @@ from ...model.model import (
     Sphere,
 )
 from ...model.transforms import inverse, make_transform, matrix_to_rpy
+from ...model.validation import check_inertia
 from ..base import Diagnostics, ExportOptions
 from ..common import format_number, inertia_six, unique_name
 from .document import IDYNTREE_NS
@@ -111,7 +112,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     m = _sub(root, "model", name=model.name or "model")
     if model.metadata.get("static"):
         _sub(m, "static", "true")
-    world_H = Kinematics(model).world_transforms({})
+    world_H = _zero_pose(model)
     plan = _plan(model, m, world_H, diag)
     base = model.default_base_link
     ordered = ([base] if base in model.links else []) + [n for n in model.links if n != base]
@@ -144,6 +145,20 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     apply_gazebo_extensions(model, m, links, joints, diag)
     etree.indent(root, space="  ")
     return '<?xml version="1.0" ?>\n' + etree.tostring(root, encoding="unicode") + "\n"
+
+
+def _zero_pose(model: Model) -> dict[str, np.ndarray]:
+    """World transforms with every joint at zero, mimic joints included.
+
+    SDF places links at the model's zero configuration and the reader takes those poses as the
+    joints' zero: a mimic joint's offset applied here would be applied again on reload.
+    """
+    plain = model
+    if any(j.mimic is not None for j in model.joints.values()):
+        plain = model.copy()
+        for j in plain.joints.values():
+            j.mimic = None
+    return Kinematics(plain).world_transforms({})
 
 
 # -- planning --------------------------------------------------------------------------------------
@@ -291,6 +306,11 @@ def _flat_or_scoped(name: str, plan: _Plan, taken: set[str], diag: Diagnostics, 
 def _inertial(le: etree._Element, link: Link) -> None:
     ine = link.inertia
     what = f"the inertia of link '{link.name}'"
+    try:
+        # what the SDF reader (and libsdformat) refuse: negative mass, an indefinite tensor
+        check_inertia(ine.mass, ine.com, ine.inertia, f"link '{link.name}'", reject_impossible=True)
+    except ModelError as e:
+        raise ModelError(f"{e.message}: SDF cannot hold it (libsdformat refuses it)", element=e.element) from None
     ie = _sub(le, "inertial")
     _sub(ie, "pose", _pose_text(make_transform(None, ine.com), f"the inertial of link '{link.name}'"))
     _sub(ie, "mass", _f(ine.mass, what))
