@@ -113,6 +113,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     if model.metadata.get("static"):
         _sub(m, "static", "true")
     world_H = _zero_pose(model)
+    _check_range(model, world_H)
     plan = _plan(model, m, world_H, diag)
     base = model.default_base_link
     ordered = ([base] if base in model.links else []) + [n for n in model.links if n != base]
@@ -161,6 +162,34 @@ def _zero_pose(model: Model) -> dict[str, np.ndarray]:
     return Kinematics(plain).world_transforms({})
 
 
+MAX_DISTANCE = 1e300
+"""Farthest (m) any link, frame, joint or sensor may lie from the model frame at the zero configuration.
+
+SDF readers compose poses (relative to the model, to each other, and inverted for joints): beyond
+this, sums and differences of coordinates near the largest double (1.8e308) overflow to infinity,
+and the reader refuses the file.  No robot is 1e300 m long."""
+
+
+def _check_range(model: Model, world_H: dict[str, np.ndarray]) -> None:
+    places = [("frame" if n in model.frames and n not in model.links else "link", n, t) for n, t in world_H.items()]
+    for j in model.joints.values():
+        if j.child not in world_H:
+            continue
+        origin = j.axis_origin if j.dofs == 1 else np.zeros(3)
+        if j.type is JointType.SPHERICAL and j.center is not None:
+            origin = (inverse(j.rest_transform) @ np.append(j.center, 1.0))[:3]
+        places.append(("joint", j.name, world_H[j.child] @ make_transform(None, origin)))
+    for sensor in model.sensors.values():
+        if sensor.frame_link in world_H:
+            places.append(("sensor", sensor.name, world_H[sensor.frame_link] @ sensor.frame_transform))
+    for kind, name, t in places:
+        with np.errstate(all="ignore"):
+            d = float(np.max(np.abs(t[:3, 3]))) if np.all(np.isfinite(t)) else float("inf")
+        if not d <= MAX_DISTANCE:
+            raise ModelError(f"it lies {d:.3g} m from the model frame at the zero configuration; SDF composes poses "
+                             f"relative to the model, which overflows beyond {MAX_DISTANCE:g} m", element=f"{kind} '{name}'")
+
+
 # -- planning --------------------------------------------------------------------------------------
 def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag: Diagnostics) -> _Plan:
     plan = _Plan(scopes={"": m}, scope_H={"": np.eye(4)})
@@ -183,7 +212,7 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
         if name in plan.skip_links or name == plan.world_link:
             continue
         out = name
-        if reserved(name) or any(reserved(p) or not p for p in name.split("::")):
+        if reserved(name) or any(reserved(p) or not p.strip() for p in name.split("::")):
             out = unique_name(_unreserved(name), lambda n: free(n) or n in model.links)
             diag.warn(f"link '{name}' written as '{out}': SDF reserves 'world' and names like __name__")
         taken.add(out)
@@ -243,7 +272,7 @@ def _is_bare_world(model: Model, name: str) -> bool:
 
 
 def _unreserved(name: str) -> str:
-    parts = [p.strip("_") or "link" for p in name.split("::")]
+    parts = [p.strip("_ \t\r\n") or "link" for p in name.split("::")]
     parts = [p + "_link" if p == WORLD else p for p in parts]
     return "::".join(parts)
 
@@ -294,12 +323,23 @@ def _flat_or_scoped(name: str, plan: _Plan, taken: set[str], diag: Diagnostics, 
                     original: str | None = None) -> str:
     """The output name of a joint or frame: scoped into a nested model when its prefix is one."""
     out = name
-    head, sep, _ = name.rpartition("::")
-    if sep and head not in plan.scopes:
-        out = unique_name(name.replace("::", "__"), taken.__contains__)
+    head, sep, local = name.rpartition("::")
+    used = lambda n: n in taken or n in plan.scopes  # noqa: E731  (a nested model's name is taken too)
+    if sep and (not head or head not in plan.scopes):
+        out = unique_name(_flat(name, kind), used)
         diag.warn(f"{kind} '{original or name}' written as '{out}': its '::' prefix is no nested model of links")
+    elif not local.strip() or reserved(local):  # blank: the reader needs a name; reserved: renamed
+        out = unique_name((head + "::" if sep else "") + _flat(local, kind), used)
+        diag.warn(f"{kind} '{original or name}' written as '{out}': SDF needs a name that is not blank, "
+                  "'world' or like __name__")
     taken.add(out)
     return out
+
+
+def _flat(name: str, kind: str) -> str:
+    """A name without '::', not blank and not reserved."""
+    out = "__".join(p.strip("_ \t\r\n") for p in name.split("::")).strip("_ \t\r\n")
+    return f"{out}_{kind}" if out == WORLD else out or kind
 
 
 # -- elements ----------------------------------------------------------------------------------------
