@@ -214,7 +214,7 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
         out = name
         if reserved(name) or any(reserved(p) or not p.strip() for p in name.split("::")):
             out = unique_name(_unreserved(name), lambda n: free(n) or n in model.links)
-            diag.warn(f"link '{name}' written as '{out}': SDF reserves 'world' and names like __name__")
+            diag.warn(f"link '{name}' written as '{out}': SDF needs names that are not blank, 'world' or like __name__")
         taken.add(out)
         plan.names[name] = out
     _plan_scopes(model, plan, world_H)
