@@ -359,3 +359,17 @@ def test_flattened_name_never_takes_a_nested_model_name() -> None:
     back = load_model(export_model(m, "sdf", warnings=warnings), format="sdf")
     assert "shallow_1" in back.frames and "shallow::f" in back.frames
     assert any("frame 'shallow::::' written as 'shallow_1'" in w for w in warnings)
+
+
+@pytest.mark.parametrize("specular", ["0.5 12 0 1", "0.5 \u0661 0 1", "0.1 0.2 0.3 0.4 0.5"])
+def test_gazebo_block_colour_out_of_range_refused_on_export(specular: str) -> None:
+    # a URDF <gazebo reference> visual is merged into the SDF visual as libsdformat does: its colours too
+    gazebo = (f'<gazebo reference="arm"><visual><material><specular>{specular}</specular></material></visual>'
+              "</gazebo>")
+    text = _urdf_arm(frame=gazebo).replace('<link name="arm"><inertial>', '<link name="arm"><visual><geometry>'
+                                           '<sphere radius="0.1"/></geometry></visual><inertial>')
+    m = load_model(text, format="urdf")
+    with pytest.raises(ModelError, match=r"link 'arm': <specular> .* \(from a <gazebo> block\)"):
+        export_model(m, "sdf")
+    good = load_model(text.replace(specular, "0.5 0.5 0 1"), format="urdf")
+    assert "<specular>0.5 0.5 0 1</specular>" in export_model(good, "sdf")

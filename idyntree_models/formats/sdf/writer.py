@@ -37,6 +37,7 @@ from ...model.transforms import inverse, make_transform, matrix_to_rpy
 from ...model.validation import check_inertia
 from ..base import Diagnostics, ExportOptions
 from ..common import format_number, inertia_six, unique_name
+from ..numbers import NumberError, show, xml_doubles
 from .document import IDYNTREE_NS
 from .frames import WORLD
 from .gazebo import apply_gazebo_extensions
@@ -144,6 +145,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         _world_attachment(m, model, plan, diag)
     _frames_out(model, plan, diag)
     apply_gazebo_extensions(model, m, links, joints, diag)
+    _check_material_colours(m)
     etree.indent(root, space="  ")
     return '<?xml version="1.0" ?>\n' + etree.tostring(root, encoding="unicode") + "\n"
 
@@ -395,6 +397,28 @@ def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str
         rgba = _fs(color, what)
         _sub(me, "ambient", rgba)
         _sub(me, "diffuse", rgba)
+
+
+def _check_material_colours(m: etree._Element) -> None:
+    """Colours a URDF `<gazebo>` block brought into a visual's material, checked as the reader does."""
+    for mat in m.iter("material"):
+        visual = mat.getparent()
+        link = visual.getparent() if visual is not None else None
+        if visual is None or visual.tag != "visual" or link is None or link.tag != "link":
+            continue
+        for c in mat:
+            if c.tag not in ("ambient", "diffuse", "specular", "emissive") or not (c.text or "").strip():
+                continue
+            try:
+                v = xml_doubles(c.text)
+            except NumberError as e:
+                v, why = [], f"'{e.token}' is not a number"
+            else:
+                why = "not 3 or 4 numbers in [0, 1]"
+            if len(v) not in (3, 4) or any(x < 0 or x > 1 for x in v):
+                raise ModelError(f"<{c.tag}> '{show(c.text.strip())}' of visual '{visual.get('name')}' (from a "
+                                 f"<gazebo> block): {why}; SDF needs r g b [a] in [0, 1]",
+                                 element=f"link '{link.get('name')}'")
 
 
 def _sensor_name(s_name: str, out_link: str, plan: _Plan, diag: Diagnostics) -> str:
