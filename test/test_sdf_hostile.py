@@ -373,3 +373,12 @@ def test_gazebo_block_colour_out_of_range_refused_on_export(specular: str) -> No
         export_model(m, "sdf")
     good = load_model(text.replace(specular, "0.5 0.5 0 1"), format="urdf")
     assert "<specular>0.5 0.5 0 1</specular>" in export_model(good, "sdf")
+
+
+def test_mimic_of_a_renamed_joint_names_it_as_written() -> None:
+    # the master joint 'arm' shares its link's name: SDF needs it renamed, and the mimic must follow
+    text = _urdf_arm(joint_extra='<mimic joint="arm" multiplier="2"/>').replace('joint name="j"', 'joint name="arm"')
+    warnings: list[str] = []
+    back = load_model(export_model(load_model(text, format="urdf"), "sdf", warnings=warnings), format="sdf")
+    assert any("joint 'arm' written as 'arm_joint'" in w for w in warnings)
+    assert back.joints["k"].mimic.joint == "arm_joint" and back.dofs == 1

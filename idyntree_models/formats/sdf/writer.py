@@ -85,6 +85,7 @@ class _Plan:
     skip_frames: set[str] = field(default_factory=set)
     to_world: set[str] = field(default_factory=set)  # fixed joints written with `world` as parent
     extra_joints: list[Joint] = field(default_factory=list)  # dropped world joints written back
+    mimics: list[tuple[etree._Element, Joint, str]] = field(default_factory=list)  # (<joint>, joint, scope)
 
     def scope_of(self, name: str) -> str:
         """The nested model an output name lives in ('' = top)."""
@@ -141,6 +142,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         if joint.name in plan.skip_joints:
             continue
         joints[joint.name] = _joint_el(joint, model, diag, plan)
+    _mimics_out(plan, diag)
     if plan.world_frame is not None:
         _world_attachment(m, model, plan, diag)
     _frames_out(model, plan, diag)
@@ -496,8 +498,11 @@ def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan) -> etr
     _sub(je, "pose", _pose_text(child_H_joint, what), relative_to=child)
     _sub(je, "parent", parent)
     _sub(je, "child", child)
+    plan.joints[joint.name] = out  # as written (a joint moved to the top is renamed): what mimics refer to
     if joint.dofs == 1:
         _axis_el(je, joint, child, diag)
+        if joint.mimic is not None:
+            plan.mimics.append((je, joint, scope))
     for s in model.sensors.values():
         if isinstance(s, ForceTorqueSensor) and s.parent_joint == joint.name:
             _ft_el(je, s, joint, plan, diag)
@@ -524,9 +529,20 @@ def _axis_el(je: etree._Element, joint: Joint, child: str, diag: Diagnostics) ->
         de = _sub(ae, "dynamics")
         _sub(de, "damping", _f(joint.dynamics.damping, what))
         _sub(de, "friction", _f(joint.dynamics.friction, what))
-    if joint.mimic is not None:
-        diag.warn(f"joint '{joint.name}': mimic needs SDF 1.11; written as an idyntree:mimic extension element")
-        _sub(ae, f"{{{IDYNTREE_NS}}}mimic", joint=joint.mimic.joint, multiplier=_f(joint.mimic.multiplier, what),
+
+
+def _mimics_out(plan: _Plan, diag: Diagnostics) -> None:
+    """Mimics name their master as written, relative to the follower's nested model (as the reader scopes it)."""
+    for je, joint, scope in plan.mimics:
+        what = f"joint '{joint.name}'"
+        master = plan.joints.get(joint.mimic.joint) if joint.mimic.joint not in plan.skip_joints else None
+        ref = plan.ref(master, scope) if master is not None else None
+        if ref is None:
+            diag.warn(f"{what}: its mimic of '{joint.mimic.joint}' is not written (that joint is not written in its "
+                      "nested model or above): read back as an independent joint")
+            continue
+        diag.warn(f"{what}: mimic needs SDF 1.11; written as an idyntree:mimic extension element")
+        _sub(je.find("axis"), f"{{{IDYNTREE_NS}}}mimic", joint=ref, multiplier=_f(joint.mimic.multiplier, what),
              offset=_f(joint.mimic.offset, what))
 
 
