@@ -381,4 +381,4 @@ def test_mimic_of_a_renamed_joint_names_it_as_written() -> None:
     warnings: list[str] = []
     back = load_model(export_model(load_model(text, format="urdf"), "sdf", warnings=warnings), format="sdf")
     assert any("joint 'arm' written as 'arm_joint'" in w for w in warnings)
-    assert back.joints["k"].mimic.joint == "arm_joint" and back.dofs == 1
+    assert back.joints["k"].mimic.joint == "arm_joint" and back.joints["k"].mimic.multiplier == 2
