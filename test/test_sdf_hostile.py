@@ -382,3 +382,17 @@ def test_mimic_of_a_renamed_joint_names_it_as_written() -> None:
     back = load_model(export_model(load_model(text, format="urdf"), "sdf", warnings=warnings), format="sdf")
     assert any("joint 'arm' written as 'arm_joint'" in w for w in warnings)
     assert back.joints["k"].mimic.joint == "arm_joint" and back.joints["k"].mimic.multiplier == 2
+
+
+@pytest.mark.parametrize("gazebo, where", [
+    ('<gazebo reference="arm"><self_collide>maybe</self_collide></gazebo>', "link 'arm'"),
+    ('<gazebo reference="arm"><sensor name="cam" type="camera"><always_on>2</always_on></sensor></gazebo>',
+     "sensor 'cam'"),
+])
+def test_gazebo_block_values_sdf_readers_refuse_are_refused_on_export(gazebo: str, where: str) -> None:
+    # copied as libsdformat copies them, never interpreted: the written SDF is read once to be sure
+    m = load_model(_urdf_arm(frame=gazebo), format="urdf")
+    with pytest.raises(ModelError, match=rf"{where}: the URDF <gazebo> extensions .* must be true/false"):
+        export_model(m, "sdf")
+    fixed = gazebo.replace(">maybe<", ">true<").replace(">2<", ">1<")
+    assert load_model(export_model(load_model(_urdf_arm(frame=fixed), format="urdf"), "sdf"), format="sdf").dofs == 2

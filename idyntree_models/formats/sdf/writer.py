@@ -34,14 +34,15 @@ from ...model.model import (
     Sphere,
 )
 from ...model.transforms import inverse, make_transform, matrix_to_rpy
-from ...model.validation import check_inertia
-from ..base import Diagnostics, ExportOptions
+from ...model.validation import check_inertia, validate
+from ..base import Diagnostics, ExportOptions, LoadOptions
 from ..common import format_number, inertia_six, unique_name
 from ..numbers import NumberError, show, xml_doubles
 from .document import IDYNTREE_NS
 from .frames import WORLD
-from .gazebo import apply_gazebo_extensions
-from .reader import UNLIMITED
+from .gazebo import apply_gazebo_extensions, gazebo_extensions
+from .reader import UNLIMITED, read_sdf
+from .to_model import graph_to_model
 
 _IDT_KIND = f"{{{IDYNTREE_NS}}}kind"
 
@@ -149,7 +150,35 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     apply_gazebo_extensions(model, m, links, joints, diag)
     _check_material_colours(m)
     etree.indent(root, space="  ")
-    return '<?xml version="1.0" ?>\n' + etree.tostring(root, encoding="unicode") + "\n"
+    text = '<?xml version="1.0" ?>\n' + etree.tostring(root, encoding="unicode") + "\n"
+    if gazebo_extensions(model):
+        _check_gazebo_reads_back(text)
+    return text
+
+
+class _Quiet(Diagnostics):
+    def warn(self, message: str) -> None:  # the trial reading's warnings are the reader's, not the export's
+        pass
+
+
+def _check_gazebo_reads_back(text: str) -> None:
+    """URDF `<gazebo>` blocks are copied as libsdformat copies them: values we never interpreted.
+
+    Whatever our reader would refuse in them (a `<self_collide>` that is no boolean, a sensor
+    `<always_on>` of 2, ...) is found by reading the output once, and refused naming the link,
+    joint or sensor it went into.  Only models with `<gazebo>` blocks pay for the second reading.
+    """
+    try:
+        validate(graph_to_model(read_sdf(text, LoadOptions(), _Quiet()), _Quiet(), LoadOptions()))
+    except ModelError as e:
+        owner = None
+        if e.line is not None:
+            el = next((x for x in etree.fromstring(text.encode()).iter() if x.sourceline == e.line), None)
+            owner = next((a for a in ([el] + list(el.iterancestors()) if el is not None else [])
+                          if a.tag in ("sensor", "joint", "link", "model")), None)
+        raise ModelError(f"the URDF <gazebo> extensions written {'here' if owner is not None else 'to SDF'} make "
+                         f"SDF that SDF readers refuse: {e.message}",
+                         element=f"{owner.tag} '{owner.get('name')}'" if owner is not None else None) from None
 
 
 def _zero_pose(model: Model) -> dict[str, np.ndarray]:
