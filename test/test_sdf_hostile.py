@@ -396,3 +396,30 @@ def test_gazebo_block_values_sdf_readers_refuse_are_refused_on_export(gazebo: st
         export_model(m, "sdf")
     fixed = gazebo.replace(">maybe<", ">true<").replace(">2<", ">1<")
     assert load_model(export_model(load_model(_urdf_arm(frame=fixed), format="urdf"), "sdf"), format="sdf").dofs == 2
+
+
+def test_padded_names_and_blank_sensors_are_renamed_on_export() -> None:
+    # SDF readers strip names (ours and libsdformat): 'arm ' would come back as 'arm', a blank one not at all
+    text = """<mujoco model="m"><worldbody><body name="a"><freejoint/><geom type="sphere" size="0.1"/>
+      <site name=" " pos="0 0 0.1"/>
+      <body name="arm " pos="0 0 1"><joint name=" j" axis="0 0 1"/><geom type="sphere" size="0.1"/></body>
+      </body></worldbody><sensor><gyro name=" " site=" "/></sensor></mujoco>"""
+    m = load_model(text, format="mjcf")
+    assert {"arm ", " j"} <= set(m.links) | set(m.joints)
+    warnings: list[str] = []
+    back = load_model(export_model(m, "sdf", warnings=warnings), format="sdf")
+    assert "arm" in back.links and "j" in back.joints and "sensor" in back.sensors
+    assert {w.split(":")[0] for w in warnings} >= {"link 'arm ' written as 'arm'", "joint ' j' written as 'j'",
+                                                    "sensor ' ' written as 'sensor'", "frame ' ' written as 'frame'"}
+
+
+def test_gyroscope_listed_before_its_accelerometer_is_written_once() -> None:
+    # was: a lone 'imu_gyro' and then the pair 'imu' (imu_acc + imu_gyro): the reader refused the name clash
+    text = """<mujoco model="m"><worldbody><body name="a"><freejoint/><geom type="sphere" size="0.1"/>
+      <site name="imu" pos="0 0 0.1"/></body></worldbody>
+      <sensor><gyro name="imu_gyro" site="imu"/><accelerometer name="imu_acc" site="imu"/></sensor></mujoco>"""
+    m = load_model(text, format="mjcf")
+    assert list(m.sensors) == ["imu_gyro", "imu_acc"]
+    sdf = export_model(m, "sdf")
+    assert sdf.count("<sensor ") == 1 and '<sensor name="imu" type="imu">' in sdf
+    assert set(load_model(sdf, format="sdf").sensors) == {"imu_gyro", "imu_acc"}

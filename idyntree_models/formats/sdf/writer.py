@@ -245,9 +245,10 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
         if name in plan.skip_links or name == plan.world_link:
             continue
         out = name
-        if reserved(name) or any(reserved(p) or not p.strip() for p in name.split("::")):
+        if reserved(name) or any(reserved(p) or _padded(p) for p in name.split("::")):
             out = unique_name(_unreserved(name), lambda n: free(n) or n in model.links)
-            diag.warn(f"link '{name}' written as '{out}': SDF needs names that are not blank, 'world' or like __name__")
+            diag.warn(f"link '{name}' written as '{out}': SDF needs names that are not blank, padded with white space, "
+                      "'world' or like __name__")
         taken.add(out)
         plan.names[name] = out
     _plan_scopes(model, plan, world_H)
@@ -305,7 +306,7 @@ def _is_bare_world(model: Model, name: str) -> bool:
 
 
 def _unreserved(name: str) -> str:
-    parts = [p.strip("_ \t\r\n") or "link" for p in name.split("::")]
+    parts = [_trim(p) or "link" for p in name.split("::")]
     parts = [p + "_link" if p == WORLD else p for p in parts]
     return "::".join(parts)
 
@@ -361,18 +362,30 @@ def _flat_or_scoped(name: str, plan: _Plan, taken: set[str], diag: Diagnostics, 
     if sep and (not head or head not in plan.scopes):
         out = unique_name(_flat(name, kind), used)
         diag.warn(f"{kind} '{original or name}' written as '{out}': its '::' prefix is no nested model of links")
-    elif not local.strip() or reserved(local):  # blank: the reader needs a name; reserved: renamed
+    elif _padded(local) or reserved(local):  # the reader needs a name and strips white space
         out = unique_name((head + "::" if sep else "") + _flat(local, kind), used)
-        diag.warn(f"{kind} '{original or name}' written as '{out}': SDF needs a name that is not blank, "
-                  "'world' or like __name__")
+        diag.warn(f"{kind} '{original or name}' written as '{out}': SDF needs a name that is not blank, padded "
+                  "with white space, 'world' or like __name__")
     taken.add(out)
     return out
 
 
 def _flat(name: str, kind: str) -> str:
-    """A name without '::', not blank and not reserved."""
-    out = "__".join(p.strip("_ \t\r\n") for p in name.split("::")).strip("_ \t\r\n")
+    """A name without '::', not blank, padded or reserved."""
+    out = _trim("__".join(_trim(p) for p in name.split("::")))
     return f"{out}_{kind}" if out == WORLD else out or kind
+
+
+def _trim(part: str) -> str:
+    """Without surrounding white space (which the reader strips) and underscores (no __name__ form)."""
+    while part != (part := part.strip().strip("_")):
+        pass
+    return part
+
+
+def _padded(name: str) -> bool:
+    """Blank, or with surrounding white space: the reader strips it (and needs a name)."""
+    return not name.strip() or name != name.strip()
 
 
 # -- elements ----------------------------------------------------------------------------------------
@@ -456,15 +469,17 @@ def _sensor_name(s_name: str, out_link: str, plan: _Plan, diag: Diagnostics) -> 
     scope = plan.scope_of(out_link)
     if scope and s_name.startswith(scope + "::"):
         s_name = s_name[len(scope) + 2:]
-    if "::" in s_name or reserved(s_name):
-        new = s_name.replace("::", "__").strip("_") or "sensor"
-        diag.warn(f"sensor '{s_name}' written as '{new}': SDF 1.8+ sensor names have no '::' and no reserved form")
+    if "::" in s_name or reserved(s_name) or _padded(s_name):
+        new = _flat(s_name, "sensor")
+        diag.warn(f"sensor '{s_name}' written as '{new}': SDF 1.8+ sensor names have no '::', no reserved form and "
+                  "no blank or surrounding white space")
         return new
     return s_name
 
 
 def _link_sensors_out(le: etree._Element, model: Model, link: str, plan: _Plan, diag: Diagnostics) -> None:
     sensors = [s for s in model.sensors.values() if isinstance(s, LinkSensor) and s.parent_link == link]
+    sensors.sort(key=lambda s: s.sensor_type is not SensorType.ACCELEROMETER)  # pairs before a lone gyroscope
     out_link = plan.names[link]
     done: set[str] = set()
     for s in sensors:
@@ -594,7 +609,12 @@ def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, 
     scope = plan.scope_of(plan.joints[joint.name])
     if scope and name.startswith(scope + "::"):
         name = name[len(scope) + 2:]
-    se = _sub(je, "sensor", name=name.replace("::", "__"), type="force_torque")
+    if "::" in name or reserved(name) or _padded(name):
+        new = _flat(name, "sensor")
+        diag.warn(f"sensor '{s.name}' written as '{new}': SDF 1.8+ sensor names have no '::', no reserved form and "
+                  "no blank or surrounding white space")
+        name = new
+    se = _sub(je, "sensor", name=name, type="force_torque")
     _sub(se, "pose", _pose_text(inverse(child_H_joint) @ child_H_sensor, f"sensor '{s.name}'"))
     fe = _sub(se, "force_torque")
     _sub(fe, "frame", frame)
