@@ -49,8 +49,6 @@ def test_mutated_inputs_load_cleanly_and_export_to_urdf_json_mjcf(fmt):
     _fuzz(fmt, ("urdf", "idyntree-model-json", "mjcf"))
 
 
-@pytest.mark.xfail(reason="SDF export (issue 12's formats/sdf): writes negative masses and indefinite inertias its "
-                          "reader refuses, and a mimic offset that reloads doubled", strict=False)
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_mutated_inputs_export_to_sdf(fmt):
     _fuzz(fmt, ("sdf",))

@@ -405,3 +405,36 @@ def test_ft_sensor_in_a_joint_urdf_readers_drop_is_dropped_with_a_warning():
     back = load_model(export_model(model, "urdf", warnings=warnings))
     assert "ft" not in back.sensors and "b" in back.links
     assert any("force/torque sensor 'ft'" in w and "dropped" in w for w in warnings)
+
+
+# -- the fuzz checker's own findings (SKEL as source) ---------------------------------------------------
+FAR_BALL_CHAIN = """<?xml version="1.0"?>
+<skel version="1.0"><world name="w"><skeleton name="s">
+<body name="a"><transformation>0 0 0 0 0 0</transformation><inertia><mass>0.1</mass></inertia></body>
+<body name="b"><transformation>1.7976931348623157e308 -0.05 0 0 0 0</transformation><inertia><mass>0.1</mass>
+</inertia></body>
+<body name="c"><transformation>0 -0.1 0 0 0 0</transformation><inertia><mass>0.1</mass></inertia></body>
+<joint type="free" name="j1"><parent>world</parent><child>a</child></joint>
+<joint type="ball" name="j2"><parent>a</parent><child>b</child><transformation>0 0.025 0 0 0 0</transformation></joint>
+<joint type="ball" name="j3"><parent>b</parent><child>c</child><transformation>0 0.025 0 0 0 0</transformation></joint>
+</skeleton></world></skel>
+"""
+
+
+def test_poses_that_overflow_compare_as_overflowed():
+    # SKEL bodies are placed in the world: c, 1.8e308 m from b, overflows a double once b turns (both
+    # models alike); re-expressed in the other model's base, 0 * inf made NaN of the rest of the row
+    from fuzzing import _configuration, equivalence_problems
+
+    model = load_model(FAR_BALL_CHAIN, format="skel")
+    back = load_model(export_model(model, "urdf"), format="urdf", convert_three_revolute_joints_to_spherical=True)
+    rng = np.random.default_rng(0)
+    config = _configuration(model, rng)
+    with np.errstate(all="ignore"):
+        wa, wb = Kinematics(model).world_transforms(config), Kinematics(back).world_transforms(config)
+    assert not np.all(np.isfinite(wa["c"])) and not np.all(np.isfinite(wb["c"]))  # the overflow is real
+    np.testing.assert_array_equal(wa["b"], wb["b"])
+    assert equivalence_problems(model, back, []) == []
+    back.joints["j2"].rest_transform[0, 3] = 0.0  # a real difference (b no longer far away) is still one
+    with np.errstate(all="ignore"):
+        assert equivalence_problems(model, back, [])

@@ -34,12 +34,15 @@ from ...model.model import (
     Sphere,
 )
 from ...model.transforms import inverse, make_transform, matrix_to_rpy
-from ..base import Diagnostics, ExportOptions
+from ...model.validation import check_inertia, validate
+from ..base import Diagnostics, ExportOptions, LoadOptions
 from ..common import format_number, inertia_six, unique_name
+from ..numbers import NumberError, show, xml_doubles
 from .document import IDYNTREE_NS
 from .frames import WORLD
-from .gazebo import apply_gazebo_extensions
-from .reader import UNLIMITED
+from .gazebo import apply_gazebo_extensions, gazebo_extensions
+from .reader import UNLIMITED, read_sdf
+from .to_model import graph_to_model
 
 _IDT_KIND = f"{{{IDYNTREE_NS}}}kind"
 
@@ -83,6 +86,7 @@ class _Plan:
     skip_frames: set[str] = field(default_factory=set)
     to_world: set[str] = field(default_factory=set)  # fixed joints written with `world` as parent
     extra_joints: list[Joint] = field(default_factory=list)  # dropped world joints written back
+    mimics: list[tuple[etree._Element, Joint, str]] = field(default_factory=list)  # (<joint>, joint, scope)
 
     def scope_of(self, name: str) -> str:
         """The nested model an output name lives in ('' = top)."""
@@ -111,7 +115,8 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     m = _sub(root, "model", name=model.name or "model")
     if model.metadata.get("static"):
         _sub(m, "static", "true")
-    world_H = Kinematics(model).world_transforms({})
+    world_H = _zero_pose(model)
+    _check_range(model, world_H)
     plan = _plan(model, m, world_H, diag)
     base = model.default_base_link
     ordered = ([base] if base in model.links else []) + [n for n in model.links if n != base]
@@ -138,12 +143,84 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         if joint.name in plan.skip_joints:
             continue
         joints[joint.name] = _joint_el(joint, model, diag, plan)
+    _mimics_out(plan, diag)
     if plan.world_frame is not None:
         _world_attachment(m, model, plan, diag)
     _frames_out(model, plan, diag)
     apply_gazebo_extensions(model, m, links, joints, diag)
+    _check_material_colours(m)
     etree.indent(root, space="  ")
-    return '<?xml version="1.0" ?>\n' + etree.tostring(root, encoding="unicode") + "\n"
+    text = '<?xml version="1.0" ?>\n' + etree.tostring(root, encoding="unicode") + "\n"
+    if gazebo_extensions(model):
+        _check_gazebo_reads_back(text)
+    return text
+
+
+class _Quiet(Diagnostics):
+    def warn(self, message: str) -> None:  # the trial reading's warnings are the reader's, not the export's
+        pass
+
+
+def _check_gazebo_reads_back(text: str) -> None:
+    """URDF `<gazebo>` blocks are copied as libsdformat copies them: values we never interpreted.
+
+    Whatever our reader would refuse in them (a `<self_collide>` that is no boolean, a sensor
+    `<always_on>` of 2, ...) is found by reading the output once, and refused naming the link,
+    joint or sensor it went into.  Only models with `<gazebo>` blocks pay for the second reading.
+    """
+    try:
+        validate(graph_to_model(read_sdf(text, LoadOptions(), _Quiet()), _Quiet(), LoadOptions()))
+    except ModelError as e:
+        owner = None
+        if e.line is not None:
+            el = next((x for x in etree.fromstring(text.encode()).iter() if x.sourceline == e.line), None)
+            owner = next((a for a in ([el] + list(el.iterancestors()) if el is not None else [])
+                          if a.tag in ("sensor", "joint", "link", "model")), None)
+        raise ModelError(f"the URDF <gazebo> extensions written {'here' if owner is not None else 'to SDF'} make "
+                         f"SDF that SDF readers refuse: {e.message}",
+                         element=f"{owner.tag} '{owner.get('name')}'" if owner is not None else None) from None
+
+
+def _zero_pose(model: Model) -> dict[str, np.ndarray]:
+    """World transforms with every joint at zero, mimic joints included.
+
+    SDF places links at the model's zero configuration and the reader takes those poses as the
+    joints' zero: a mimic joint's offset applied here would be applied again on reload.
+    """
+    plain = model
+    if any(j.mimic is not None for j in model.joints.values()):
+        plain = model.copy()
+        for j in plain.joints.values():
+            j.mimic = None
+    return Kinematics(plain).world_transforms({})
+
+
+MAX_DISTANCE = 1e300
+"""Farthest (m) any link, frame, joint or sensor may lie from the model frame at the zero configuration.
+
+SDF readers compose poses (relative to the model, to each other, and inverted for joints): beyond
+this, sums and differences of coordinates near the largest double (1.8e308) overflow to infinity,
+and the reader refuses the file.  No robot is 1e300 m long."""
+
+
+def _check_range(model: Model, world_H: dict[str, np.ndarray]) -> None:
+    places = [("frame" if n in model.frames and n not in model.links else "link", n, t) for n, t in world_H.items()]
+    for j in model.joints.values():
+        if j.child not in world_H:
+            continue
+        origin = j.axis_origin if j.dofs == 1 else np.zeros(3)
+        if j.type is JointType.SPHERICAL and j.center is not None:
+            origin = (inverse(j.rest_transform) @ np.append(j.center, 1.0))[:3]
+        places.append(("joint", j.name, world_H[j.child] @ make_transform(None, origin)))
+    for sensor in model.sensors.values():
+        if sensor.frame_link in world_H:
+            places.append(("sensor", sensor.name, world_H[sensor.frame_link] @ sensor.frame_transform))
+    for kind, name, t in places:
+        with np.errstate(all="ignore"):
+            d = float(np.max(np.abs(t[:3, 3]))) if np.all(np.isfinite(t)) else float("inf")
+        if not d <= MAX_DISTANCE:
+            raise ModelError(f"it lies {d:.3g} m from the model frame at the zero configuration; SDF composes poses "
+                             f"relative to the model, which overflows beyond {MAX_DISTANCE:g} m", element=f"{kind} '{name}'")
 
 
 # -- planning --------------------------------------------------------------------------------------
@@ -168,9 +245,10 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
         if name in plan.skip_links or name == plan.world_link:
             continue
         out = name
-        if reserved(name) or any(reserved(p) or not p for p in name.split("::")):
+        if reserved(name) or any(reserved(p) or _padded(p) for p in name.split("::")):
             out = unique_name(_unreserved(name), lambda n: free(n) or n in model.links)
-            diag.warn(f"link '{name}' written as '{out}': SDF reserves 'world' and names like __name__")
+            diag.warn(f"link '{name}' written as '{out}': SDF needs names that are not blank, padded with white space, "
+                      "'world' or like __name__")
         taken.add(out)
         plan.names[name] = out
     _plan_scopes(model, plan, world_H)
@@ -228,7 +306,7 @@ def _is_bare_world(model: Model, name: str) -> bool:
 
 
 def _unreserved(name: str) -> str:
-    parts = [p.strip("_") or "link" for p in name.split("::")]
+    parts = [_trim(p) or "link" for p in name.split("::")]
     parts = [p + "_link" if p == WORLD else p for p in parts]
     return "::".join(parts)
 
@@ -279,18 +357,46 @@ def _flat_or_scoped(name: str, plan: _Plan, taken: set[str], diag: Diagnostics, 
                     original: str | None = None) -> str:
     """The output name of a joint or frame: scoped into a nested model when its prefix is one."""
     out = name
-    head, sep, _ = name.rpartition("::")
-    if sep and head not in plan.scopes:
-        out = unique_name(name.replace("::", "__"), taken.__contains__)
+    head, sep, local = name.rpartition("::")
+    used = lambda n: n in taken or n in plan.scopes  # noqa: E731  (a nested model's name is taken too)
+    if sep and (not head or head not in plan.scopes):
+        out = unique_name(_flat(name, kind), used)
         diag.warn(f"{kind} '{original or name}' written as '{out}': its '::' prefix is no nested model of links")
+    elif _padded(local) or reserved(local):  # the reader needs a name and strips white space
+        out = unique_name((head + "::" if sep else "") + _flat(local, kind), used)
+        diag.warn(f"{kind} '{original or name}' written as '{out}': SDF needs a name that is not blank, padded "
+                  "with white space, 'world' or like __name__")
     taken.add(out)
     return out
+
+
+def _flat(name: str, kind: str) -> str:
+    """A name without '::', not blank, padded or reserved."""
+    out = _trim("__".join(_trim(p) for p in name.split("::")))
+    return f"{out}_{kind}" if out == WORLD else out or kind
+
+
+def _trim(part: str) -> str:
+    """Without surrounding white space (which the reader strips) and underscores (no __name__ form)."""
+    while part != (part := part.strip().strip("_")):
+        pass
+    return part
+
+
+def _padded(name: str) -> bool:
+    """Blank, or with surrounding white space: the reader strips it (and needs a name)."""
+    return not name.strip() or name != name.strip()
 
 
 # -- elements ----------------------------------------------------------------------------------------
 def _inertial(le: etree._Element, link: Link) -> None:
     ine = link.inertia
     what = f"the inertia of link '{link.name}'"
+    try:
+        # what the SDF reader (and libsdformat) refuse: negative mass, an indefinite tensor
+        check_inertia(ine.mass, ine.com, ine.inertia, f"link '{link.name}'", reject_impossible=True)
+    except ModelError as e:
+        raise ModelError(f"{e.message}: SDF cannot hold it (libsdformat refuses it)", element=e.element) from None
     ie = _sub(le, "inertial")
     _sub(ie, "pose", _pose_text(make_transform(None, ine.com), f"the inertial of link '{link.name}'"))
     _sub(ie, "mass", _f(ine.mass, what))
@@ -337,19 +443,43 @@ def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str
         _sub(me, "diffuse", rgba)
 
 
+def _check_material_colours(m: etree._Element) -> None:
+    """Colours a URDF `<gazebo>` block brought into a visual's material, checked as the reader does."""
+    for mat in m.iter("material"):
+        visual = mat.getparent()
+        link = visual.getparent() if visual is not None else None
+        if visual is None or visual.tag != "visual" or link is None or link.tag != "link":
+            continue
+        for c in mat:
+            if c.tag not in ("ambient", "diffuse", "specular", "emissive") or not (c.text or "").strip():
+                continue
+            try:
+                v = xml_doubles(c.text)
+            except NumberError as e:
+                v, why = [], f"'{e.token}' is not a number"
+            else:
+                why = "not 3 or 4 numbers in [0, 1]"
+            if len(v) not in (3, 4) or any(x < 0 or x > 1 for x in v):
+                raise ModelError(f"<{c.tag}> '{show(c.text.strip())}' of visual '{visual.get('name')}' (from a "
+                                 f"<gazebo> block): {why}; SDF needs r g b [a] in [0, 1]",
+                                 element=f"link '{link.get('name')}'")
+
+
 def _sensor_name(s_name: str, out_link: str, plan: _Plan, diag: Diagnostics) -> str:
     scope = plan.scope_of(out_link)
     if scope and s_name.startswith(scope + "::"):
         s_name = s_name[len(scope) + 2:]
-    if "::" in s_name or reserved(s_name):
-        new = s_name.replace("::", "__").strip("_") or "sensor"
-        diag.warn(f"sensor '{s_name}' written as '{new}': SDF 1.8+ sensor names have no '::' and no reserved form")
+    if "::" in s_name or reserved(s_name) or _padded(s_name):
+        new = _flat(s_name, "sensor")
+        diag.warn(f"sensor '{s_name}' written as '{new}': SDF 1.8+ sensor names have no '::', no reserved form and "
+                  "no blank or surrounding white space")
         return new
     return s_name
 
 
 def _link_sensors_out(le: etree._Element, model: Model, link: str, plan: _Plan, diag: Diagnostics) -> None:
     sensors = [s for s in model.sensors.values() if isinstance(s, LinkSensor) and s.parent_link == link]
+    sensors.sort(key=lambda s: s.sensor_type is not SensorType.ACCELEROMETER)  # pairs before a lone gyroscope
     out_link = plan.names[link]
     done: set[str] = set()
     for s in sensors:
@@ -412,8 +542,11 @@ def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan) -> etr
     _sub(je, "pose", _pose_text(child_H_joint, what), relative_to=child)
     _sub(je, "parent", parent)
     _sub(je, "child", child)
+    plan.joints[joint.name] = out  # as written (a joint moved to the top is renamed): what mimics refer to
     if joint.dofs == 1:
         _axis_el(je, joint, child, diag)
+        if joint.mimic is not None:
+            plan.mimics.append((je, joint, scope))
     for s in model.sensors.values():
         if isinstance(s, ForceTorqueSensor) and s.parent_joint == joint.name:
             _ft_el(je, s, joint, plan, diag)
@@ -440,9 +573,20 @@ def _axis_el(je: etree._Element, joint: Joint, child: str, diag: Diagnostics) ->
         de = _sub(ae, "dynamics")
         _sub(de, "damping", _f(joint.dynamics.damping, what))
         _sub(de, "friction", _f(joint.dynamics.friction, what))
-    if joint.mimic is not None:
-        diag.warn(f"joint '{joint.name}': mimic needs SDF 1.11; written as an idyntree:mimic extension element")
-        _sub(ae, f"{{{IDYNTREE_NS}}}mimic", joint=joint.mimic.joint, multiplier=_f(joint.mimic.multiplier, what),
+
+
+def _mimics_out(plan: _Plan, diag: Diagnostics) -> None:
+    """Mimics name their master as written, relative to the follower's nested model (as the reader scopes it)."""
+    for je, joint, scope in plan.mimics:
+        what = f"joint '{joint.name}'"
+        master = plan.joints.get(joint.mimic.joint) if joint.mimic.joint not in plan.skip_joints else None
+        ref = plan.ref(master, scope) if master is not None else None
+        if ref is None:
+            diag.warn(f"{what}: its mimic of '{joint.mimic.joint}' is not written (that joint is not written in its "
+                      "nested model or above): read back as an independent joint")
+            continue
+        diag.warn(f"{what}: mimic needs SDF 1.11; written as an idyntree:mimic extension element")
+        _sub(je.find("axis"), f"{{{IDYNTREE_NS}}}mimic", joint=ref, multiplier=_f(joint.mimic.multiplier, what),
              offset=_f(joint.mimic.offset, what))
 
 
@@ -465,7 +609,12 @@ def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, 
     scope = plan.scope_of(plan.joints[joint.name])
     if scope and name.startswith(scope + "::"):
         name = name[len(scope) + 2:]
-    se = _sub(je, "sensor", name=name.replace("::", "__"), type="force_torque")
+    if "::" in name or reserved(name) or _padded(name):
+        new = _flat(name, "sensor")
+        diag.warn(f"sensor '{s.name}' written as '{new}': SDF 1.8+ sensor names have no '::', no reserved form and "
+                  "no blank or surrounding white space")
+        name = new
+    se = _sub(je, "sensor", name=name, type="force_torque")
     _sub(se, "pose", _pose_text(inverse(child_H_joint) @ child_H_sensor, f"sensor '{s.name}'"))
     fe = _sub(se, "force_torque")
     _sub(fe, "frame", frame)
