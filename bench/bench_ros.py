@@ -12,6 +12,7 @@ the server, a joint_states publisher (this script with --publisher) and this scr
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import signal
@@ -22,6 +23,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -96,7 +99,7 @@ def stop(proc: subprocess.Popen) -> None:
             proc.wait(5)
 
 
-def run_publisher(names: list[str], rate: float, seconds: float, delay: float) -> None:
+def run_publisher(names: list[str], rate: float, seconds: float, delay: float, warmup: int = 200) -> None:
     """The joint_states source: `rate` messages per second, stamped just before publishing."""
     import rclpy
     from sensor_msgs.msg import JointState
@@ -109,6 +112,21 @@ def run_publisher(names: list[str], rate: float, seconds: float, delay: float) -
     while pub.get_subscription_count() == 0 and time.monotonic() < end:  # the server has matched us
         time.sleep(0.05)
     time.sleep(delay)
+    gc.collect()
+    gc.disable()  # the instrument must not add pauses of its own between a stamp and its publish
+    for _ in range(warmup):  # stamp 0: the server builds its plan for this name list; not measured
+        pub.publish(msg)
+        time.sleep(1.0 / rate)
+    # Published as pre-serialised bytes with the stamp and positions patched in place, as a C++
+    # driver would send them at no cost: the instrument must not take the CPU the server needs.
+    from rclpy.serialization import serialize_message
+
+    sentinel = 1.2345678901234567e-300
+    template = bytearray(serialize_message(JointState(name=names, position=[sentinel] * len(names))))
+    at = bytes(template).index(struct.pack("<d", sentinel))
+    positions = np.frombuffer(template, dtype="<f8", count=len(names), offset=at)
+    stamp = np.frombuffer(template, dtype="<i4", count=1, offset=4), np.frombuffer(template, dtype="<u4", count=1,
+                                                                                    offset=8)
     period = 1.0 / rate
     start = time.perf_counter()
     n = int(seconds * rate)
@@ -116,19 +134,26 @@ def run_publisher(names: list[str], rate: float, seconds: float, delay: float) -
         wait = start + i * period - time.perf_counter()
         if wait > 0:
             time.sleep(wait)  # sleeping, not spinning: the publisher must not take a core from the server
-        msg.position = [0.001 * (i % 1000)] * len(names)
+        positions[:] = 0.001 * (i % 1000)
         ns = time.time_ns()
-        msg.header.stamp.sec, msg.header.stamp.nanosec = ns // 1_000_000_000, ns % 1_000_000_000
-        pub.publish(msg)
+        stamp[0][0], stamp[1][0] = ns // 1_000_000_000, ns % 1_000_000_000
+        pub.publish(bytes(template))
     print(f"published {n} in {time.perf_counter() - start:.2f} s", flush=True)
+    time.sleep(1.0)  # leaving the graph stirs DDS in every process: not while the last messages travel
     node.destroy_node()
     rclpy.try_shutdown()
 
 
 def busy_core(seconds: float) -> subprocess.Popen:
-    """A process spinning on one core for `seconds` (the "other core busy" condition)."""
-    return subprocess.Popen([sys.executable, "-c", f"import time\nend = time.time() + {seconds}\nwhile time.time() < end: pass"],
-                            start_new_session=True)
+    """A process spinning for `seconds` on the last core (the "other core busy" condition).
+
+    Pinned, so that it is the other core that is busy: left to the scheduler it also shares the
+    core the three ROS processes run on, time slice by time slice.
+    """
+    code = f"import time\nend = time.time() + {seconds}\nwhile time.time() < end: pass"
+    last = max(os.sched_getaffinity(0))
+    return subprocess.Popen([sys.executable, "-c", code], start_new_session=True,
+                            preexec_fn=lambda: os.sched_setaffinity(0, {last}))
 
 
 def measure_tf(domain: int, urdf: str, names: list[str], rate: float, seconds: float, path: str, executor: str,
@@ -153,7 +178,8 @@ def measure_tf(domain: int, urdf: str, names: list[str], rate: float, seconds: f
     def on_tf(raw: bytes) -> None:
         t = time.time_ns()
         sec, nsec = struct.unpack_from("<iI", raw, 8)  # the first transform's stamp
-        arrivals.append((t, sec * 1_000_000_000 + nsec))
+        if sec:  # stamp 0: the publisher's warm-up
+            arrivals.append((t, sec * 1_000_000_000 + nsec))
 
     # the receiver takes /tf off the wire the same way the server takes joint_states (a thread on one
     # wait set), so what it measures is the server, not an executor in the receiver
@@ -162,6 +188,8 @@ def measure_tf(domain: int, urdf: str, names: list[str], rate: float, seconds: f
     if tap is None:
         node.create_subscription(TFMessage, "/tf", on_tf, QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE),
                                  raw=True)
+    gc.collect()
+    gc.freeze()  # the receiver's own collections must not show up as /tf latency
     try:
         time.sleep(2.0)
         if busy:
@@ -191,6 +219,10 @@ def measure_tf(domain: int, urdf: str, names: list[str], rate: float, seconds: f
     expected = int(rate * seconds)
     if len(arrivals) < 2:
         return {"received": len(arrivals), "expected": expected}
+    if os.environ.get("BENCH_ROS_DUMP"):
+        np_rows = [(a, s) for a, s in arrivals]
+        with open(os.environ["BENCH_ROS_DUMP"], "w") as out:
+            out.writelines(f"{a} {s}\n" for a, s in np_rows)
     lat = sorted((a - s) / 1e6 for a, s in arrivals)
     span = (arrivals[-1][0] - arrivals[0][0]) / 1e9
     return {

@@ -13,6 +13,7 @@ joint_state_publisher started on the published description moves it.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
@@ -281,6 +282,10 @@ class ModelServer(Node):
         stamp = self.get_clock().now().to_msg()
         self._pub_static.publish(served.static_message(stamp))
         self._pub_sensors.publish(served.sensor_message(stamp))
+        # What is alive now (libraries, the model) stays alive: move it out of the collector's sight,
+        # so a full collection, which would otherwise walk it all, cannot stall /tf for milliseconds.
+        gc.collect()
+        gc.freeze()
         if self._pub_description is not None:
             text = self._urdf_description(served)
             if text is not None:
