@@ -361,6 +361,20 @@ def test_flattened_name_never_takes_a_nested_model_name() -> None:
     assert any("frame 'shallow::::' written as 'shallow_1'" in w for w in warnings)
 
 
+def test_link_named_like_a_nested_model_is_renamed_on_export() -> None:
+    # SDF 1.6 lets a link and a nested model share a name (the fuzzer's find); SDF 1.9, which we write, does not
+    text = _model('<link name="parent"/><link name="child"/><model name="parent"><link name="inner"/></model>'
+                  '<joint name="j" type="revolute"><parent>child</parent><child>parent</child>'
+                  '<axis><xyz>1 0 0</xyz></axis></joint>', version="1.6")
+    m = load_model(text, format="sdf")
+    assert {"parent", "parent::inner"} <= set(m.links)
+    warnings: list[str] = []
+    back = load_model(export_model(m, "sdf", warnings=warnings), format="sdf")
+    assert {"parent_1", "parent::inner", "child"} <= set(back.links) and "parent" not in back.links
+    assert back.joints["j"].child == m.joints["j"].child and back.dofs == m.dofs
+    assert any("link 'parent' written as 'parent_1': a nested model has its name" in w for w in warnings)
+
+
 @pytest.mark.parametrize("specular", ["0.5 12 0 1", "0.5 \u0661 0 1", "0.1 0.2 0.3 0.4 0.5"])
 def test_gazebo_block_colour_out_of_range_refused_on_export(specular: str) -> None:
     # a URDF <gazebo reference> visual is merged into the SDF visual as libsdformat does: its colours too

@@ -240,15 +240,23 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
     def free(n: str) -> bool:
         return n in taken
 
+    # nested models the links' '::' names make: a link may not share a name with one of them
+    # (SDF 1.6 readers accept a link and a model of one name side by side; 1.7+ refuse it)
+    scopes = {"::".join(parts[:k]) for parts in (n.split("::") for n in model.links if "::" in n)
+              for k in range(1, len(parts))}
     # links first (they decide the nested scopes), then frames, then joints
     for name in model.links:
         if name in plan.skip_links or name == plan.world_link:
             continue
         out = name
         if reserved(name) or any(reserved(p) or _padded(p) for p in name.split("::")):
-            out = unique_name(_unreserved(name), lambda n: free(n) or n in model.links)
+            out = unique_name(_unreserved(name), lambda n: free(n) or n in model.links or n in scopes)
             diag.warn(f"link '{name}' written as '{out}': SDF needs names that are not blank, padded with white space, "
                       "'world' or like __name__")
+        elif name in scopes:
+            out = unique_name(name, lambda n: free(n) or n in model.links or n in scopes)
+            diag.warn(f"link '{name}' written as '{out}': a nested model has its name, and SDF names of links "
+                      "and nested models in one model must differ")
         taken.add(out)
         plan.names[name] = out
     _plan_scopes(model, plan, world_H)
