@@ -7,6 +7,8 @@ the server, a joint_states publisher (this script with --publisher) and this scr
 
     .venv/bin/python bench/bench_ros.py [--rate 1000] [--seconds 5] [--domain 90] [--paths thread,executor]
         [--executors single] [--busy]
+
+BENCH_ROS_DUMP=FILE writes each /tf arrival and its stamp (ns), to see when the slow messages came.
 """
 
 from __future__ import annotations
