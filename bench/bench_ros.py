@@ -199,15 +199,15 @@ def measure_tf(domain: int, urdf: str, names: list[str], rate: float, seconds: f
         publisher = subprocess.Popen([sys.executable, __file__, "--publisher", "--rate", str(rate), "--seconds",
                                       str(seconds), "--domain", str(domain)], env=env(domain),
                                      start_new_session=True)
-        end = time.monotonic() + seconds + 15
-        while publisher.poll() is None and time.monotonic() < end:
-            if tap is None:
-                rclpy.spin_once(node, timeout_sec=0.01)
-            else:
-                time.sleep(0.05)
-        drain = time.monotonic() + 1.0
-        while time.monotonic() < drain:
-            rclpy.spin_once(node, timeout_sec=0.01)
+        def receive_until(deadline: float, done=lambda: False) -> None:
+            while not done() and time.monotonic() < deadline:
+                if tap is None:
+                    rclpy.spin_once(node, timeout_sec=0.01)
+                else:
+                    time.sleep(0.05)  # the tap's thread receives
+
+        receive_until(time.monotonic() + seconds + 15, lambda: publisher.poll() is not None)
+        receive_until(time.monotonic() + 1.0)  # what is still on its way
     finally:
         for proc in (publisher, burner):
             if proc is not None:

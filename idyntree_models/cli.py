@@ -8,7 +8,7 @@ import os
 import sys
 
 from .api import export_model, load_model
-from .cli_options import add_reduce_arguments, add_xacro_and_strict_arguments, reduce_from_args, xacro_args
+from .cli_options import add_reduce_arguments, add_xacro_and_strict_arguments, load_options_from_args, reduce_from_args
 from .errors import ModelError, one_line
 from .formats import FORMATS, detect_format, format_from_path, get_format
 from .formats.base import FREE_BODIES, MAX_FILE_BYTES
@@ -128,17 +128,8 @@ def run(argv: list[str] | None = None) -> int:
 def _convert(args) -> None:
     warnings: list[str] = []
     out_format = _output_format(args)
-    options = {
-        "convert_three_revolute_joints_to_spherical": args.convert_three_revolute_joints_to_spherical,
-        "add_sensor_frames_as_additional_frames": not args.no_sensor_frames,
-        "model": args.model,
-        "skeleton": args.skeleton,
-        "search_paths": tuple(args.model_path),
-        "xacro_args": xacro_args(args.xacro_arg),
-        "strict": args.strict,
-        "free_bodies": args.free_bodies,
-        "allow_include_outside": tuple(args.allow_include_outside),
-    }
+    options = {**load_options_from_args(args), "free_bodies": args.free_bodies,
+               "allow_include_outside": tuple(args.allow_include_outside)}
     if args.input == "-":
         text = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
         if len(text) > MAX_FILE_BYTES:

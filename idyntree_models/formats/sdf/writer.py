@@ -473,14 +473,16 @@ def _check_material_colours(m: etree._Element) -> None:
                                  element=f"link '{link.get('name')}'")
 
 
-def _sensor_name(s_name: str, out_link: str, plan: _Plan, diag: Diagnostics) -> str:
-    scope = plan.scope_of(out_link)
+def _sensor_name(s_name: str, out_element: str, plan: _Plan, diag: Diagnostics, shown: str | None = None) -> str:
+    """The name a sensor of the written link or joint `out_element` gets: relative to its nested model,
+    renamed (warning about `shown`, by default that relative name) where SDF 1.8+ cannot hold it."""
+    scope = plan.scope_of(out_element)
     if scope and s_name.startswith(scope + "::"):
         s_name = s_name[len(scope) + 2:]
     if "::" in s_name or reserved(s_name) or _padded(s_name):
         new = _flat(s_name, "sensor")
-        diag.warn(f"sensor '{s_name}' written as '{new}': SDF 1.8+ sensor names have no '::', no reserved form and "
-                  "no blank or surrounding white space")
+        diag.warn(f"sensor '{shown or s_name}' written as '{new}': SDF 1.8+ sensor names have no '::', no reserved "
+                  "form and no blank or surrounding white space")
         return new
     return s_name
 
@@ -613,15 +615,7 @@ def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, 
         expected = make_transform(inverse(joint.rest_transform)[:3, :3], joint_origin)
     if expected is None or not np.allclose(expected, child_H_sensor, atol=1e-12):
         frame = "sensor"
-    name = s.name
-    scope = plan.scope_of(plan.joints[joint.name])
-    if scope and name.startswith(scope + "::"):
-        name = name[len(scope) + 2:]
-    if "::" in name or reserved(name) or _padded(name):
-        new = _flat(name, "sensor")
-        diag.warn(f"sensor '{s.name}' written as '{new}': SDF 1.8+ sensor names have no '::', no reserved form and "
-                  "no blank or surrounding white space")
-        name = new
+    name = _sensor_name(s.name, plan.joints[joint.name], plan, diag, shown=s.name)
     se = _sub(je, "sensor", name=name, type="force_torque")
     _sub(se, "pose", _pose_text(inverse(child_H_joint) @ child_H_sensor, f"sensor '{s.name}'"))
     fe = _sub(se, "force_torque")
