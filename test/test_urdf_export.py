@@ -490,3 +490,30 @@ def test_cli_spherical_flag(tmp_path):
     r = _cli("-i", str(tmp_path / "y.urdf"), "-o", str(tmp_path / "y.json"), "--convert-three-revolute-joints-to-spherical")
     assert r.returncode == 0, r.stderr
     assert_models_equal(_load(src), load_model(tmp_path / "y.json"), check_name=False)
+
+
+# -- rotations written back exactly -------------------------------------------------------------
+# Each is found by a different part of exact_rpy's search: pitch beyond 90 degrees (the second rpy
+# solution), 12 digits of pi that atan2 gives back with the other sign, angles many turns away,
+# all 17 digits, gimbal lock.
+EXACT_RPY = ["0 1.5708 0", "0 -0.523598883792 3.14159265359", "3.14159265359 1.29154404503 3.14159265359",
+             "-30 0.2 7.5", "0.12345678901234567 -0.9876543210987654 2.718281828459045", "0.3 1.5707963267948966 -0.2",
+             "1.57079632679 -0.0 -1.57079632679", "0 0 -3.14159265359", "12.5 -20 40"]
+
+
+@pytest.mark.parametrize("rpy", EXACT_RPY)
+def test_urdf_round_trip_keeps_each_rotation_bit_for_bit(rpy):
+    doc = (f'<robot name="r"><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" '
+           f'ixz="0" iyz="0"/></inertial></link><link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" '
+           f'izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link><joint name="j" type="fixed"><origin xyz="0 0 0" '
+           f'rpy="{rpy}"/><parent link="a"/><child link="b"/></joint></robot>')
+    original = load_model(doc, "urdf").joints["j"].rest_transform
+    text = export_model(load_model(doc, "urdf"), "urdf")
+    again = load_model(text, "urdf").joints["j"].rest_transform
+    assert np.array_equal(again, original), (rpy, etree.fromstring(text.encode()).find("joint/origin").get("rpy"))
+    # and an independent reader sees the same rotation in both texts
+    rot = []
+    for t in (doc, text):
+        r, p, y = urdf_parser.URDF.from_xml_string(t).joint_map["j"].origin.rpy
+        rot.append(rpy_to_matrix([r, p, y]))
+    np.testing.assert_allclose(rot[1], rot[0], atol=1e-12)

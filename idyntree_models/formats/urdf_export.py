@@ -118,13 +118,32 @@ def _origin(parent: etree._Element, t: np.ndarray, always: bool = False) -> None
     etree.SubElement(parent, "origin", xyz=_nums(t[:3, 3]), rpy=_nums(exact_rpy(t[:3, :3])))
 
 
+def _rounded(v: float, digits: int) -> float:
+    return float(f"{v:.{digits}g}")
+
+
+def _fewest_digits(v: float, tol: float) -> int | None:
+    """The fewest significant digits (1 to 17) whose rounding of v is within tol of v, or None.
+
+    A rounding to more digits is never further from v (every shorter decimal is one of the longer
+    ones), so the digits that fit are a range up to 17 and a bisection finds its start.
+    """
+    if abs(_rounded(v, 17) - v) > tol:
+        return None
+    lo, hi = 1, 17  # hi fits
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if abs(_rounded(v, mid) - v) <= tol:
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi
+
+
 def _shortest(v: float, tol: float) -> float | None:
     """The decimal with the fewest significant digits within tol of v, or None."""
-    for digits in range(1, 18):
-        c = float(f"{v:.{digits}g}")
-        if abs(c - v) <= tol:
-            return c
-    return None
+    digits = _fewest_digits(v, tol)
+    return None if digits is None else _rounded(v, digits)
 
 
 def _decimals_near(v: float, turns: tuple[int, ...]) -> list[float]:
@@ -140,10 +159,12 @@ def _decimals_near(v: float, turns: tuple[int, ...]) -> list[float]:
         seen.add(0.0)
     for t in turns:
         w = v + t * 2.0 * math.pi
-        tol = 1e-12 * max(1.0, abs(w))
-        for digits in range(1, 18):
-            c = float(f"{w:.{digits}g}")
-            if abs(c - w) <= tol and c not in seen:
+        first = _fewest_digits(w, 1e-12 * max(1.0, abs(w)))
+        if first is None:
+            continue
+        for digits in range(first, 18):
+            c = _rounded(w, digits)
+            if c not in seen:
                 seen.add(c)
                 out.append(c)
     if 0 in turns:
@@ -161,10 +182,13 @@ def _decimals_near(v: float, turns: tuple[int, ...]) -> list[float]:
 _TURN_STAGES = ((0,), (-1, 1), tuple(t for t in range(-8, 9) if abs(t) > 1))
 
 
-def _fitting(v: float, fits):
-    """Per stage of turns, the decimals near v (see _decimals_near) that pass `fits`."""
-    for turns in _TURN_STAGES:
-        yield [c for c in _decimals_near(v, turns) if fits(c)]
+def _fitting(v: float, stage: int, fits) -> list[float]:
+    """The decimals near v (see _decimals_near) with the turns of `stage` that pass `fits`."""
+    return [c for c in _decimals_near(v, _TURN_STAGES[stage]) if fits(c)]
+
+
+def _wrap(a: float) -> float:
+    return a - 2.0 * math.pi if a > math.pi else a + 2.0 * math.pi if a <= -math.pi else a
 
 
 def exact_rpy(rot: np.ndarray) -> list[float]:
@@ -174,46 +198,73 @@ def exact_rpy(rot: np.ndarray) -> list[float]:
     (and idyntree-model-json -> URDF -> idyntree-model-json) change the last digits.  A rotation
     read from decimal rpy text is rebuilt exactly by that text, a decimal near one of the two
     roll-pitch-yaw solutions (r, p, y) and (r + pi, pi - p, y + pi), possibly some turns away.
-    The quick try rounds each recovered angle to its shortest decimal; the search tries the
-    decimals near each pitch (R[2,0] = -sin p), then for each one that fits, roll and yaw solved
-    from that pitch (full precision even next to gimbal lock, where matrix_to_rpy's roll and yaw
-    are not), each checked against the entries it fixes, so it stays linear; turns beyond one are
-    tried last.  Failing both, the recovered angles are written.
+    The quick try rounds each angle of both solutions to its shortest decimal (a pitch beyond 90
+    degrees, as in `0 1.5708 0`, is the second one).  The search tries the decimals near each
+    pitch (R[2,0] = -sin p), then for each one that fits, roll and yaw solved from that pitch (full
+    precision even next to gimbal lock, where matrix_to_rpy's roll and yaw are not), each checked
+    against the entries it fixes, so it stays linear.  It goes stage by stage of whole turns added
+    to the angles (none, one, up to eight) for all three angles together: a rotation whose decimals
+    are all within one turn is found before any angle is tried eight turns away (searching every
+    stage of roll and yaw for each pitch cost up to 12 ms a rotation).  Failing both, the recovered
+    angles are written.
     """
     rot = np.asarray(rot, dtype=float)
     if np.array_equal(rot, _EYE3):  # a third of a robot's origins only translate: 0 0 0 rebuilds I exactly
         return [0.0, 0.0, 0.0]
     rpy = [float(a) for a in matrix_to_rpy(rot)]
-    quick = [_shortest(a, 1e-15 * max(1.0, abs(a)) + 4.0 * math.ulp(a)) for a in rpy]
-    for cand in ([a if c is None else c for a, c in zip(rpy, quick)], rpy):
-        if np.array_equal(rpy_xyz_to_transform(cand, _ZERO3)[:3, :3], rot):
-            return cand
+    other = [_wrap(rpy[0] + math.pi), _wrap(math.pi - rpy[1]), _wrap(rpy[2] + math.pi)]
+    for sol in (rpy, other):
+        # the recovered angle is some ulps from the source's decimal, more next to +-pi (12 digits of pi
+        # come back 4e-14 off): the shortest decimal within a looser, then a tighter tolerance
+        for rel, ulps in ((1e-12, 0.0), (1e-15, 4.0)):
+            quick = [0.0 if abs(a) < 1e-12 else _shortest(a, rel * max(1.0, abs(a)) + ulps * math.ulp(a)) for a in sol]
+            cand = [a if c is None else c for a, c in zip(sol, quick)]
+            if np.array_equal(rpy_xyz_to_transform(cand, _ZERO3)[:3, :3], rot):
+                return cand
+            # next to +-pi, atan2 gives either sign (the source's 3.14159265359 comes back negative)
+            near_pi = [i for i, a in enumerate(cand) if abs(a) > 3.14]
+            for flips in range(1, 1 << len(near_pi)):
+                flipped = list(cand)
+                for bit, i in enumerate(near_pi):
+                    if flips >> bit & 1:
+                        flipped[i] = -flipped[i]
+                if np.array_equal(rpy_xyz_to_transform(flipped, _ZERO3)[:3, :3], rot):
+                    return flipped
+    if np.array_equal(rpy_xyz_to_transform(rpy, _ZERO3)[:3, :3], rot):
+        return rpy
     m = rot.tolist()
 
     def pitch_fits(p: float) -> bool:
         return -math.sin(p) == m[2][0] and math.cos(p) != 0.0
 
-    tried: set[float] = set()
-    for stage_a, stage_b in zip(_fitting(rpy[1], pitch_fits), _fitting(math.pi - rpy[1], pitch_fits)):
-        for cp in stage_a + stage_b:
-            if cp in tried:
-                continue
-            tried.add(cp)
-            c = math.cos(cp)
-            rolls: list[float] = []
-            yaws: list[float] = []
-            for more_r, more_y in zip(
-                _fitting(math.atan2(m[2][1] / c, m[2][2] / c),
-                         lambda a: c * math.sin(a) == m[2][1] and c * math.cos(a) == m[2][2]),  # noqa: B023
-                _fitting(math.atan2(m[1][0] / c, m[0][0] / c),
-                         lambda a: math.cos(a) * c == m[0][0] and math.sin(a) * c == m[1][0]),  # noqa: B023
-            ):
-                rolls += more_r
-                yaws += more_y
-                for cr in rolls:
-                    for cy in yaws:
-                        if np.array_equal(rpy_xyz_to_transform((cr, cp, cy), _ZERO3)[:3, :3], rot):
-                            return [cr, cp, cy]
+    pitches: list[list[float]] = []  # per stage, the pitches that fit, not in an earlier stage
+    angles: dict[float, tuple[list[list[float]], list[list[float]]]] = {}  # pitch -> per stage, rolls and yaws
+    seen: set[float] = set()
+    for top in range(len(_TURN_STAGES)):
+        fresh = [p for p in _fitting(rpy[1], top, pitch_fits) + _fitting(math.pi - rpy[1], top, pitch_fits)
+                 if p not in seen]
+        seen.update(fresh)
+        pitches.append(fresh)
+        for stage, stage_pitches in enumerate(pitches):
+            for cp in stage_pitches:
+                c = math.cos(cp)
+                if cp not in angles:
+                    angles[cp] = ([], [])
+                rolls, yaws = angles[cp]
+                while len(rolls) <= top:
+                    rolls.append(_fitting(math.atan2(m[2][1] / c, m[2][2] / c), len(rolls),
+                                          lambda a: c * math.sin(a) == m[2][1] and c * math.cos(a) == m[2][2]))  # noqa: B023
+                    yaws.append(_fitting(math.atan2(m[1][0] / c, m[0][0] / c), len(yaws),
+                                         lambda a: math.cos(a) * c == m[0][0] and math.sin(a) * c == m[1][0]))  # noqa: B023
+                # the combinations whose highest stage is `top`: the others were tried before
+                for sr in range(top + 1):
+                    for sy in range(top + 1):
+                        if max(stage, sr, sy) != top:
+                            continue
+                        for cr in rolls[sr]:
+                            for cy in yaws[sy]:
+                                if np.array_equal(rpy_xyz_to_transform((cr, cp, cy), _ZERO3)[:3, :3], rot):
+                                    return [cr, cp, cy]
     return rpy
 
 
