@@ -189,20 +189,22 @@ def _load(stream: XmlStream, xacro: bool, diag: Diagnostics) -> Model:
             if name in model.links:
                 raise r.error(el, f"duplicate link name '{name}' (first defined at line {link_lines[name]})")
             link_lines[name] = el.sourceline
-            model.links[name], inertial_line = _link(r, el, name, materials, unresolved, diag, numbers)
+            model.links[name], inertial_line, plain = _link(r, el, name, materials, unresolved, diag, numbers)
             lines[f"link '{name}'"] = inertial_line or el.sourceline
-            items.append(("link", name, _link_extensions(el, name)))
+            items.append(("link", name, _NONE if plain else _link_extensions(el, name)))
         elif tag == "joint":
             name = r.required(el, "name")
             key = f"joint '{name}'"
             if key in lines:
                 raise r.error(el, f"duplicate joint name '{name}' (first defined at line {lines[key]})")
             lines[key] = el.sourceline
-            joint = _joint(r, el, name, model.links, ends, floating, diag, numbers)
+            joint, children = _joint(r, el, name, model.links, ends, floating, diag, numbers)
             if joint is not None:
                 model.joints[name] = joint
             fixed = (el.get("type") or "").strip() == "fixed"  # the model has no axis, limit... for those
-            items.append(("joint", name, _inner_extensions(el, "joint", name, _FIXED_KNOWN if fixed else _JOINT_KNOWN)))
+            known = _FIXED_KNOWN if fixed else _JOINT_KNOWN
+            # _first's tags are every child's tag: a joint with no other child has no pass-through element
+            items.append(("joint", name, _NONE if children.keys() <= known else _inner_extensions(el, "joint", name, known)))
         elif tag in ("sensor", "gazebo"):
             xml = _xml(el)  # before it moves out of the document, which changes its namespace declarations
             stream.keep(el)  # read once the model is complete
@@ -250,11 +252,12 @@ def _refuse_xacro(r: _UrdfReader, top: etree._Element, recursive: bool = True) -
 
 # -- pass-through elements -------------------------------------------------------------------
 # What the model reads from each level; every other element is kept as an opaque Extension.
-_ROBOT_KNOWN = ("link", "joint")
-_LINK_KNOWN = ("inertial", "visual", "collision")
-_JOINT_KNOWN = ("origin", "parent", "child", "axis", "limit", "dynamics", "mimic")
-_FIXED_KNOWN = ("origin", "parent", "child")
-_SHAPE_KNOWN = ("origin", "geometry", "material")
+_ROBOT_KNOWN = frozenset(("link", "joint"))
+_LINK_KNOWN = frozenset(("inertial", "visual", "collision"))
+_JOINT_KNOWN = frozenset(("origin", "parent", "child", "axis", "limit", "dynamics", "mimic"))
+_FIXED_KNOWN = frozenset(("origin", "parent", "child"))
+_SHAPE_KNOWN = frozenset(("origin", "geometry", "material"))
+_NONE: list[Extension] = []  # shared, never appended to: what an element without pass-through elements has
 
 
 def _tag(el: etree._Element) -> str:
@@ -295,7 +298,7 @@ def _link_extensions(el: etree._Element, name: str) -> list[Extension]:
     return out
 
 
-def _inner_extensions(el: etree._Element, kind: str, owner: str, known: tuple[str, ...],
+def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozenset[str],
                       index: int | None = None) -> list[Extension]:
     for child in el:  # the common case: every child is one the model reads (a comment would not be)
         if child.tag not in known:
@@ -340,27 +343,33 @@ def _resolve_materials(unresolved: list[tuple[Shape, int]], materials: dict[str,
 
 
 def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Material],
-          unresolved: list[tuple[Shape, int]], diag: Diagnostics, numbers: _Numbers) -> tuple[Link, int | None]:
-    """The link, and the line of its <inertial> (where inertia errors found later point).
+          unresolved: list[tuple[Shape, int]], diag: Diagnostics,
+          numbers: _Numbers) -> tuple[Link, int | None, bool]:
+    """The link, the line of its <inertial> (where inertia errors found later point), and whether it
+    and its shapes have only children the model reads (else _link_extensions keeps the others).
 
     Its numbers are read (and refused) here; the inertia itself is made by numbers.resolve()."""
     inertial = None
     visuals: list[Shape] = []
     collisions: list[Shape] = []
+    plain = True
     for child in el:
         tag = child.tag
         if tag == "inertial":
             if inertial is None:
                 inertial = child
         elif tag == "visual" or tag == "collision":
-            shape = _shape(r, child, materials, unresolved, diag, numbers)
+            shape, shape_plain = _shape(r, child, materials, unresolved, diag, numbers)
+            plain = plain and shape_plain
             if shape is not None:
                 (visuals if tag == "visual" else collisions).append(shape)
+        else:
+            plain = False
     link = assemble(Link, name=name, inertia=None, visuals=visuals, collisions=collisions)  # numbers.resolve()
     numbers.links.append(link)
     if inertial is None:
         numbers.inertial += _NO_INERTIAL
-        return link, None
+        return link, None, plain
     k = _first(inertial)
     mass_el = k.get("mass")
     mass = r.float_attr(mass_el, "value") if mass_el is not None else 0.0
@@ -377,7 +386,7 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
         values += r.float_attrs(i_el, _INERTIA_ATTRS, 0.0)
     else:
         values += _ZERO6
-    return link, inertial.sourceline
+    return link, inertial.sourceline, plain
 
 
 _ZERO6 = (0.0,) * 6
@@ -386,8 +395,11 @@ _NO_INERTIAL = (0.0,) * 13
 
 
 def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
-           unresolved: list[tuple[Shape, int]], diag: Diagnostics, numbers: _Numbers) -> Shape | None:
+           unresolved: list[tuple[Shape, int]], diag: Diagnostics, numbers: _Numbers) -> tuple[Shape | None, bool]:
+    """The shape (None for a geometry the model has no kind for), and whether it has only children the
+    model reads."""
     k = _first(el)
+    plain = k.keys() <= _SHAPE_KNOWN
     geo = k.get("geometry")
     if geo is None:
         raise r.error(el, f"<{el.tag}> has no <geometry>")
@@ -400,7 +412,7 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
     pose = None
     shape: Shape
     if g.tag == "box":
-        shape = Box(pose, name, size=r.floats_attr(g, "size", 3))
+        shape = assemble(Box, link_H_geometry=pose, name=name, size=np.array(r.vec3_attr(g, "size", None)))
     elif g.tag == "sphere":
         shape = Sphere(pose, name, radius=r.float_attr(g, "radius"))
     elif g.tag == "cylinder":
@@ -416,21 +428,21 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
         shape = Mesh(pose, name, filename=filename, scale=sc)
     else:
         diag.warn(f"line {g.sourceline}: <{el.tag}> geometry <{g.tag}> is not supported and was ignored")
-        return None
+        return None, plain
     numbers.pose(origin, shape)
     mat_el = k.get("material")
     if mat_el is not None:
         shape.material = _material(r, mat_el, materials)
         if shape.material.color is None and shape.material.texture is None and shape.material.name not in materials:
             unresolved.append((shape, mat_el.sourceline))
-    return shape
+    return shape, plain
 
 
 # -- joints --------------------------------------------------------------------------------
 def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: list, floating: list,
-           diag: Diagnostics, numbers: _Numbers) -> Joint | None:
-    """The joint; links not read yet are checked once every link is known (`ends`), a floating joint is
-    left to _drop_floating_root (`floating`)."""
+           diag: Diagnostics, numbers: _Numbers) -> tuple[Joint | None, dict[str, etree._Element]]:
+    """The joint and its first child of each tag; links not read yet are checked once every link is
+    known (`ends`), a floating joint is left to _drop_floating_root (`floating`)."""
     type_name = (el.get("type") or "").strip()
     k = _first(el)
     parent_el, child_el = k.get("parent"), k.get("child")
@@ -452,7 +464,7 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     if type_name in ("floating", "planar"):
         if type_name == "floating":
             floating.append((name, parent, child, el.sourceline))
-            return None  # handled by _drop_floating_root once the tree is known
+            return None, k  # handled by _drop_floating_root once the tree is known
         raise r.error(el, "joint type 'planar' is not supported (use prismatic and revolute joints)")
     if type_name not in _JOINT_TYPES:
         raise r.error(el, f"unknown joint type '{type_name}' (expected one of {', '.join(_JOINT_TYPES)}, floating)")
@@ -467,9 +479,9 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
         for tag in ("limit", "dynamics", "axis"):
             if k.get(tag) is not None:
                 diag.warn(f"line {k[tag].sourceline}: <{tag}> of spherical joint '{name}' is ignored")
-        return joint
+        return joint, k
     if jtype is JointType.FIXED:
-        return joint
+        return joint, k
     axis_el = k.get("axis")
     axis = r.vec3_attr(axis_el, "xyz", (1.0, 0.0, 0.0)) if axis_el is not None else (1.0, 0.0, 0.0)
     x, y, z = axis
@@ -504,7 +516,7 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
         joint.mimic = Mimic(
             r.required(mimic_el, "joint"), r.float_attr(mimic_el, "multiplier", 1.0), r.float_attr(mimic_el, "offset", 0.0)
         )
-    return joint
+    return joint, k
 
 
 def _check_tree(model: Model) -> None:

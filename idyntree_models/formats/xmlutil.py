@@ -324,9 +324,12 @@ class XmlReader:
                             return v
         return [self.float_attr(el, a, default) for a in attrs]
 
-    def vec3_attr(self, el: etree._Element, attr: str, default: tuple[float, float, float]) -> list[float]:
+    def vec3_attr(self, el: etree._Element, attr: str, default: tuple[float, float, float] | None) -> list[float]:
+        """Three numbers; a missing attribute is `default`, or refused when that is None."""
         raw = el.get(attr)
         if raw is None:
+            if default is None:
+                raise self.error(el, f"missing required attribute '{attr}'")
             return list(default)
         if len(raw) <= MAX_NUMBER_CHARS and raw.isascii() and "_" not in raw:  # as float_attr
             parts = raw.split()
