@@ -8,7 +8,13 @@ import os
 import sys
 
 from .api import export_model, load_model
-from .cli_options import add_reduce_arguments, add_xacro_and_strict_arguments, load_options_from_args, reduce_from_args
+from .cli_options import (
+    add_reduce_arguments,
+    add_xacro_and_strict_arguments,
+    exit_process,
+    load_options_from_args,
+    reduce_from_args,
+)
 from .errors import ModelError, one_line
 from .formats import FORMATS, detect_format, format_from_path, get_format
 from .formats.base import FREE_BODIES, MAX_FILE_BYTES
@@ -169,7 +175,7 @@ def _convert(args) -> None:
 
 
 def main() -> None:
-    sys.exit(run())
+    exit_process(run())
 
 
 if __name__ == "__main__":

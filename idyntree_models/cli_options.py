@@ -7,7 +7,11 @@ way and report a bad value the same way (a ModelError, printed as one line).
 from __future__ import annotations
 
 import argparse
+import logging
 import math
+import os
+import sys
+from typing import NoReturn
 
 from .errors import ModelError
 from .model.model import Model
@@ -106,3 +110,20 @@ def reduce_from_args(model: Model, args: argparse.Namespace, warnings: list[str]
 
 
 __all__ = ["add_load_arguments", "add_reduce_arguments", "load_options_from_args", "parse_assignments", "reduce_from_args"]
+
+
+def exit_process(code: int) -> NoReturn:
+    """End a command's process at once, once its output is out.
+
+    The interpreter's orderly teardown (freeing numpy's, lxml's and the model's objects one by one)
+    took 40 ms, a sixth of converting iCubGenova02, for nothing a command needs: the output file
+    is written and fsynced by then, and the streams and log handlers are flushed here.  Only the
+    console entry points call this; `run()` returns its code to in-process callers.
+    """
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can be said there
+            code = code or 1
+    os._exit(code)

@@ -18,7 +18,14 @@ import sys
 from pathlib import Path
 
 from .api import load_model
-from .cli_options import add_load_arguments, add_reduce_arguments, load_options_from_args, parse_assignments, reduce_from_args
+from .cli_options import (
+    add_load_arguments,
+    add_reduce_arguments,
+    exit_process,
+    load_options_from_args,
+    parse_assignments,
+    reduce_from_args,
+)
 from .errors import ModelError
 from .model.graph import to_dot
 from .model.info import model_info
@@ -171,7 +178,7 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def main() -> None:
-    sys.exit(run())
+    exit_process(run())
 
 
 if __name__ == "__main__":

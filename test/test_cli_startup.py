@@ -45,7 +45,9 @@ def test_convert_imports_only_what_a_conversion_needs(tmp_path):
     assert r.returncode == 0, r.stderr
     assert not _imports(r.stderr) & {"site", "ros_wheels_bootstrapper"}
     # the launcher's own code, run as its -S shebang runs it, reporting every module loaded
-    dump = ("import atexit, runpy, sys; atexit.register(lambda: print('MODULES', *sorted(sys.modules), file=sys.stderr)); "
+    # (the command ends through os._exit, skipping atexit: the list is printed on the way there)
+    dump = ("import os, runpy, sys; end = os._exit; "
+            "os._exit = lambda code: (print('MODULES', *sorted(sys.modules), file=sys.stderr, flush=True), end(code)); "
             f"sys.argv = {[str(CONVERT), *args]!r}; runpy.run_path({str(CONVERT)!r}, run_name='__main__')")
     r = _run([sys.executable, "-S", "-c", dump])
     assert r.returncode == 0, r.stderr

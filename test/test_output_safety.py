@@ -22,7 +22,8 @@ import pytest
 from idyntree_models import load_model, save_model
 from idyntree_models.errors import ModelError
 
-from conftest import DEMO, REPO
+from conftest import DEMO, MODELS, REPO
+from model_compare import assert_models_equal
 
 DEMO_URDF = DEMO / "demo_arm.urdf"
 
@@ -102,6 +103,19 @@ def test_fifo_is_written_directly(tmp_path):
 def test_stdout():
     res = cli("-i", DEMO_URDF, "-o", "-", "--output-format", "sdf", "-q")
     assert res.returncode == 0 and outline(load_model(res.stdout)) == DEMO_OUTLINE
+
+
+def test_a_large_output_and_every_warning_are_out_before_the_command_ends():
+    """The commands end through os._exit (cli_options.exit_process): what they buffered must be out by then."""
+    src = MODELS / "urdf/idyntree/iCubGenova02.urdf"
+    res = cli("-i", src, "-o", "-", "--output-format", "json")
+    assert res.returncode == 0, res.stderr
+    assert len(res.stdout) > 1 << 17  # more than a pipe's buffer
+    assert_models_equal(load_model(src), load_model(res.stdout, "json"), check_name=False)
+    assert "7 <gazebo> sensor description(s) are not in the model" in res.stderr
+    info = subprocess.run([sys.executable, "-m", "idyntree_models.info_cli", str(src)], capture_output=True, text=True,
+                          timeout=300)
+    assert info.returncode == 0 and info.stdout.rstrip().splitlines()[-1].strip(), info.stderr
 
 
 def test_directory_output_is_refused_in_one_line(tmp_path):
