@@ -127,22 +127,35 @@ class _Joint:
     implicit: bool = False
 
 
+def _child(el: etree._Element, tag: str) -> etree._Element | None:
+    """The first child element `tag` (what `find(tag)` gives): lxml's find goes through its path
+    language in Python, three times the cost, and a SKEL body asks for some thirty children."""
+    return next(el.iterchildren(tag), None)
+
+
+def _children(el: etree._Element, tag: str) -> list[etree._Element]:
+    return list(el.iterchildren(tag))
+
+
+_EYE4 = np.eye(4)
+
+
 def _xyz_rotation(a: np.ndarray) -> np.ndarray:
     return rot_x(a[0]) @ rot_y(a[1]) @ rot_z(a[2])
 
 
 class _SkelReader(XmlReader):
     def child_text(self, parent: etree._Element, tag: str) -> etree._Element | None:
-        return parent.find(tag)
+        return _child(parent, tag)
 
     def need(self, parent: etree._Element, tag: str, why: str = "") -> etree._Element:
-        el = parent.find(tag)
+        el = _child(parent, tag)
         if el is None:
             raise self.error(parent, f"missing <{tag}>{why}")
         return el
 
     def number(self, parent: etree._Element, tag: str, default: float | None = None) -> float:
-        el = parent.find(tag)
+        el = _child(parent, tag)
         if el is None:
             if default is None:
                 raise self.error(parent, f"missing <{tag}>")
@@ -150,7 +163,7 @@ class _SkelReader(XmlReader):
         return self.float_text(el)
 
     def vector(self, parent: etree._Element, tag: str, n: int, default=None) -> np.ndarray:
-        el = parent.find(tag)
+        el = _child(parent, tag)
         if el is None:
             if default is None:
                 raise self.error(parent, f"missing <{tag}>")
@@ -159,11 +172,14 @@ class _SkelReader(XmlReader):
 
     def transformation(self, parent: etree._Element) -> np.ndarray:
         """`x y z a b c`: translation, then R = Rx(a) Ry(b) Rz(c) (DART's XYZ Euler angles)."""
-        el = parent.find("transformation")
+        el = _child(parent, "transformation")
         if el is None:
             return np.eye(4)
-        v = self.floats_text(el, 6)
-        return make_transform(remembered_rotation("xyz", v[3:], _xyz_rotation), v[:3])
+        v = self.floats_list(el, el.text or "", "<transformation> value", 6)
+        t = _EYE4.copy()
+        t[:3, :3] = remembered_rotation("xyz", np.array(v[3:]), _xyz_rotation)
+        t[:3, 3] = v[:3]
+        return t
 
     def bool_value(self, el: etree._Element) -> bool:
         value = self.text(el).lower()
@@ -180,12 +196,12 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     r = _SkelReader(source)
     if root.tag != "skel":
         raise r.error(root, f"the root element is <{root.tag}>, a SKEL file needs <skel>")
-    world = root.find("world")
+    world = _child(root, "world")
     if world is None:
         raise r.error(root, "<skel> has no <world> (a SKEL file holds one world with its skeletons)")
     lost: list[str] = []
     gravity, time_step, detector = _physics(r, world)
-    skeletons = world.findall("skeleton")
+    skeletons = _children(world, "skeleton")
     if not skeletons:
         raise r.error(world, "the world has no <skeleton>: there is no model to load")
     names = [s.get("name", "") for s in skeletons]
@@ -225,13 +241,13 @@ def _physics(r: _SkelReader, world: etree._Element):
     gravity = np.array(DEFAULT_GRAVITY)
     time_step = DEFAULT_TIME_STEP
     detector = None
-    physics = world.find("physics")
+    physics = _child(world, "physics")
     if physics is not None:
         time_step = r.number(physics, "time_step", DEFAULT_TIME_STEP)
         if time_step <= 0:
-            raise r.error(physics.find("time_step"), f"time step {time_step} must be positive")
+            raise r.error(_child(physics, "time_step"), f"time step {time_step} must be positive")
         gravity = r.vector(physics, "gravity", 3, DEFAULT_GRAVITY)
-        cd = physics.find("collision_detector")
+        cd = _child(physics, "collision_detector")
         if cd is not None:
             detector = r.text(cd)
     return gravity, time_step, detector
@@ -242,14 +258,15 @@ def _skeleton(r: _SkelReader, el: etree._Element, options: LoadOptions, diag: Di
     name = el.get("name", "").strip() or "skeleton"
     skel_frame = r.transformation(el)
     model = Model(name=name)
-    mobile = el.find("mobile")
+    mobile = _child(el, "mobile")
     if mobile is not None:
         model.metadata["skel_mobile"] = r.bool_value(mobile)
         if not model.metadata["skel_mobile"]:
             lost.append("the skeleton is immobile (<mobile>false</mobile>)")
     bodies: dict[str, _Body] = {}
-    for body_el in el.findall("body"):
-        body = _body(r, body_el, skel_frame, options, diag, lost)
+    pending: list[tuple] = []  # bodies whose inertia comes from their shapes: summed for all at once
+    for body_el in _children(el, "body"):
+        body = _body(r, body_el, skel_frame, options, diag, lost, pending)
         if body.name in bodies:
             raise r.error(
                 body_el,
@@ -259,10 +276,11 @@ def _skeleton(r: _SkelReader, el: etree._Element, options: LoadOptions, diag: Di
         bodies[body.name] = body
     if not bodies:
         raise r.error(el, f"skeleton '{name}' has no <body>")
+    _shape_inertias(r, pending)
     joints: list[_Joint] = []
     by_child: dict[str, _Joint] = {}
     joint_names: dict[str, int] = {}
-    for joint_el in el.findall("joint"):
+    for joint_el in _children(el, "joint"):
         joint = _joint(r, joint_el, bodies, diag, lost)
         if joint.name in joint_names:
             raise r.error(joint_el, f"duplicate joint name '{joint.name}' (first defined at line {joint_names[joint.name]})")
@@ -335,45 +353,43 @@ def _check_cycles(r: _SkelReader, joints: list[_Joint], by_child: dict[str, _Joi
 
 # -- bodies -----------------------------------------------------------------------------------
 def _body(r: _SkelReader, el: etree._Element, skel_frame: np.ndarray, options: LoadOptions, diag: Diagnostics,
-          lost: list[str]) -> _Body:
+          lost: list[str], pending: list[tuple]) -> _Body:
+    """The body; one without <moment_of_inertia> goes to `pending` with its shapes' parts, and gets its
+    inertia from _shape_inertias once every body is read."""
     name = r.required(el, "name")
     pose = skel_frame @ r.transformation(el)
     link = Link(name)
     body = _Body(name, el, pose, link)
-    grav = el.find("gravity")
+    grav = _child(el, "gravity")
     if grav is not None and not r.bool_value(grav):
         lost.append(f"body '{name}' is not affected by gravity")
     for kind, target in (("visualization_shape", link.visuals), ("collision_shape", link.collisions)):
-        for shape_el in el.findall(kind):
+        for shape_el in _children(el, kind):
             shape, info = _shape(r, shape_el, name, options, diag, lost)
             if shape is not None:
                 target.append(shape)
             body.inertia_shapes.append(info)
-    soft = el.find("soft_shape")
+    soft = _child(el, "soft_shape")
     if soft is not None:
         _soft_shape(r, soft, name, lost)
-    inertia_el = el.find("inertia")
+    inertia_el = _child(el, "inertia")
     if inertia_el is None:
         link.inertia = Inertia(1.0, np.zeros(3), np.eye(3))  # DART's default body
     else:
-        mass_el = inertia_el.find("mass")
+        mass_el = _child(inertia_el, "mass")
         if mass_el is None:
             raise r.error(inertia_el, f"body '{name}': <inertia> needs <mass> (DART refuses it too)")
         mass = r.float_text(mass_el)
         if mass < 0:
             raise r.error(mass_el, f"body '{name}': mass {mass} is negative")
         com = r.vector(inertia_el, "offset", 3, (0.0, 0.0, 0.0))
-        moi = inertia_el.find("moment_of_inertia")
+        moi = _child(inertia_el, "moment_of_inertia")
         if moi is not None:
-            inertia = inertia_from_six(*(r.number(moi, k) for k in INERTIA_KEYS))
+            link.inertia = Inertia(mass, com, inertia_from_six(*(r.number(moi, k) for k in INERTIA_KEYS)))
         else:
-            inertia = _inertia_from_shapes(mass, com, body.inertia_shapes, name, options, diag)
-            if not np.all(np.isfinite(inertia)):
-                raise r.error(inertia_el, f"body '{name}': the moment of inertia computed from its shapes (it has no "
-                                          "<moment_of_inertia>) is beyond the range of a double: the shapes are too "
-                                          "large for its mass")
-        link.inertia = Inertia(mass, com, inertia)
-    for marker_el in el.findall("marker"):
+            parts = _inertia_parts(body.inertia_shapes, name, options, diag)  # warns (and reads meshes) in body order
+            pending.append((link, mass, com, parts, inertia_el))
+    for marker_el in _children(el, "marker"):
         mname = r.required(marker_el, "name")
         offset = r.vector(marker_el, "offset", 3, (0.0, 0.0, 0.0))
         body.markers.append((mname, offset, marker_el.sourceline))
@@ -384,11 +400,11 @@ def _soft_shape(r: _SkelReader, soft: etree._Element, body: str, lost: list[str]
     geo = r.need(soft, "geometry", " in <soft_shape>")
     kinds = [c.tag for c in geo if isinstance(c.tag, str)]
     if "box" in kinds:
-        box = geo.find("box")
-        if box.find("frags") is None:
+        box = _child(geo, "box")
+        if _child(box, "frags") is None:
             raise r.error(box, f"body '{body}': a soft <box> needs <frags> (the number of vertices per edge); "
                                "DART refuses it too")
-        r.floats_text(box.find("frags"), 3)
+        r.floats_text(_child(box, "frags"), 3)
     elif not any(k in kinds for k in ("sphere", "ellipsoid", "cylinder")):
         raise r.error(geo, f"body '{body}': unknown soft shape {kinds} (box, sphere, ellipsoid, cylinder)")
     total = r.number(soft, "total_mass", 0.0)
@@ -400,13 +416,16 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
            lost: list[str]) -> tuple[Shape | None, tuple[str, np.ndarray, dict]]:
     pose = r.transformation(el)
     geo = r.need(el, "geometry", f" in <{el.tag}> of body '{body}'")
-    kinds = [c for c in geo if isinstance(c.tag, str) and c.tag in SHAPE_TAGS]
+    kinds: dict[str, etree._Element] = {}  # first child of each shape tag
+    for c in geo:
+        if c.tag in SHAPE_TAGS and c.tag not in kinds:
+            kinds[c.tag] = c
     if not kinds:
         found = [c.tag for c in geo if isinstance(c.tag, str)]
         raise r.error(geo, f"body '{body}': no known shape in <geometry> (found {found or 'nothing'}; expected one "
                            f"of {', '.join(SHAPE_TAGS)})")
     # DART looks the shapes up in a fixed order and takes the first present
-    g = next(geo.find(t) for t in SHAPE_TAGS if geo.find(t) is not None)
+    g = kinds[next(t for t in SHAPE_TAGS if t in kinds)]
     tag = g.tag
     data: dict = {}
     shape: Shape | None = None
@@ -429,12 +448,12 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
                     height=_dart_size(r, g, "height", body, diag))
     elif tag == "plane":
         data["normal"] = r.vector(g, "normal", 3)
-        if g.find("offset") is None and g.find("point") is not None:
+        if _child(g, "offset") is None and _child(g, "point") is not None:
             data["offset"] = float(data["normal"] @ r.vector(g, "point", 3))
         else:
             data["offset"] = r.number(g, "offset", 0.0)
     elif tag == "multi_sphere":
-        spheres = [(r.number(s, "radius"), r.vector(s, "position", 3)) for s in g.findall("sphere")]
+        spheres = [(r.number(s, "radius"), r.vector(s, "position", 3)) for s in _children(g, "sphere")]
         if not spheres:
             raise r.error(g, f"body '{body}': <multi_sphere> has no <sphere>")
         if any(rad < 0 for rad, _ in spheres):
@@ -450,7 +469,7 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
         diag.warn(f"line {g.sourceline}: the {what} has no equivalent in the model: not kept (it still counts "
                   "for the body's inertia, as in DART)")
         lost.append(f"the {what}")
-    color_el = el.find("color")
+    color_el = _child(el, "color")
     if color_el is not None and shape is not None:
         c = r.floats_text(color_el)
         if len(c) == 3:
@@ -472,7 +491,7 @@ def _dart_size(r: _SkelReader, g: etree._Element, tag: str, body: str, diag: Dia
     """
     if tag == "size":
         value = r.vector(g, tag, 3)
-        if np.all(value > 0):
+        if value[0] > 0 and value[1] > 0 and value[2] > 0:
             return value
         default, shown = np.ones(3), " ".join(f"{v:g}" for v in value)
     else:
@@ -480,7 +499,7 @@ def _dart_size(r: _SkelReader, g: etree._Element, tag: str, body: str, diag: Dia
         if value > 0:
             return value
         default, shown = 1.0, f"{value:g}"
-    diag.warn(f"line {g.find(tag).sourceline}: body '{body}': <{g.tag}> <{tag}> {shown} is not positive; DART "
+    diag.warn(f"line {_child(g, tag).sourceline}: body '{body}': <{g.tag}> <{tag}> {shown} is not positive; DART "
               f"ignores it and keeps its default {'1 1 1' if tag == 'size' else '1'}, and so do we (for the shape "
               "and for the inertia)")
     return default
@@ -573,31 +592,58 @@ def _shape_volume_inertia(tag: str, d: dict, body: str, options: LoadOptions,
     return None
 
 
-def _inertia_from_shapes(mass: float, com: np.ndarray, shapes: list, body: str, options: LoadOptions,
-                         diag: Diagnostics) -> np.ndarray:
-    """No <moment_of_inertia>: the mass is split over all shapes by volume, each shape's inertia
-    is rotated to body axes and moved to the COM `offset` (dartpy 6.20's rule, not DART 6.12's)."""
-    with np.errstate(over="ignore", invalid="ignore"):  # huge shapes: checked by the caller
-        return _sum_shape_inertias(mass, com, shapes, body, options, diag)
-
-
-def _sum_shape_inertias(mass: float, com: np.ndarray, shapes: list, body: str, options: LoadOptions,
-                        diag: Diagnostics) -> np.ndarray:
+def _inertia_parts(shapes: list, body: str, options: LoadOptions, diag: Diagnostics) -> list[tuple]:
+    """(pose, volume, mass -> inertia) of each shape that has a volume."""
     parts = []
     for tag, pose, data in shapes:
         vi = _shape_volume_inertia(tag, data, body, options, diag)
         if vi is not None:
             parts.append((pose, vi[0], vi[1]))
-    if not parts:
-        return np.eye(3)  # DART's default moment
-    total = sum(v for _, v, _ in parts)
-    out = np.zeros((3, 3))
-    for pose, volume, inertia_of in parts:
-        m = mass * volume / total if total > 0 else 0.0
-        rot = pose[:3, :3]
-        d = pose[:3, 3] - com
-        out += rot @ inertia_of(m) @ rot.T + m * (float(d @ d) * np.eye(3) - np.outer(d, d))
-    return out
+    return parts
+
+
+def _shape_inertias(r: _SkelReader, pending: list[tuple]) -> None:
+    """Bodies without <moment_of_inertia>: the mass is split over all shapes by volume, each shape's
+    inertia is rotated to body axes and moved to the COM `offset` (dartpy 6.20's rule, not DART 6.12's).
+
+    Every shape of every such body in one stacked computation (a dozen small numpy operations per
+    shape, one by one, were a quarter of loading biped.skel); a body with no shape keeps DART's
+    default moment, the identity.
+    """
+    owner: list[int] = []
+    masses: list[float] = []
+    poses: list[np.ndarray] = []
+    moments: list[np.ndarray] = []
+    coms: list[np.ndarray] = []
+    with np.errstate(over="ignore", invalid="ignore"):  # huge shapes: refused below, with the body named
+        for k, (_, mass, com, parts, _) in enumerate(pending):
+            total = sum(v for _, v, _ in parts)
+            for pose, volume, inertia_of in parts:
+                m = mass * volume / total if total > 0 else 0.0
+                owner.append(k)
+                masses.append(m)
+                poses.append(pose)
+                moments.append(inertia_of(m))
+                coms.append(com)
+        sums = np.zeros((len(pending), 3, 3))
+        sums[:] = np.eye(3)
+        if owner:
+            t = np.array(poses)
+            rot = t[:, :3, :3]
+            d = t[:, :3, 3] - np.array(coms)
+            m = np.array(masses)[:, None, None]
+            terms = rot @ np.array(moments) @ rot.transpose(0, 2, 1) + m * (
+                np.einsum("ij,ij->i", d, d)[:, None, None] * np.eye(3) - d[:, :, None] * d[:, None, :])
+            with_parts = sorted(set(owner))
+            sums[with_parts] = 0.0
+            np.add.at(sums, owner, terms)
+    finite = np.isfinite(sums).all(axis=(1, 2))
+    for (link, mass, com, _, inertia_el), inertia, ok in zip(pending, sums, finite):
+        if not ok:
+            raise r.error(inertia_el, f"body '{link.name}': the moment of inertia computed from its shapes (it has no "
+                                      "<moment_of_inertia>) is beyond the range of a double: the shapes are too "
+                                      "large for its mass")
+        link.inertia = Inertia(mass, com, inertia)
 
 
 # -- joints -----------------------------------------------------------------------------------
@@ -608,7 +654,7 @@ def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: D
         raise r.error(el, f"unknown joint type '{jtype}' (expected one of {', '.join(JOINT_DOFS)})")
     ends = {}
     for end in ("parent", "child"):
-        e = el.find(end)
+        e = _child(el, end)
         if e is None or not r.text(e):
             raise r.error(el, f"joint '{name}' has no <{end}> (the name of a body{' or world' if end == 'parent' else ''})")
         ends[end] = (r.text(e), e)
@@ -636,24 +682,24 @@ def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: D
     _old_style_dofs(r, el, joint, diag)
     _init_values(r, el, joint, "init_pos", "initial")
     _init_values(r, el, joint, "init_vel", "init_vel")
-    for dof_el in el.findall("dof"):
+    for dof_el in _children(el, "dof"):
         _dof_element(r, dof_el, joint)
     return joint
 
 
 def _axis(r: _SkelReader, el: etree._Element, tag: str, name: str, raw: bool = False) -> np.ndarray:
-    axis_el = el.find(tag)
+    axis_el = _child(el, tag)
     if axis_el is None:
         raise r.error(el, f"joint '{name}' needs <{tag}><xyz>")
     xyz = r.vector(axis_el, "xyz", 3)
     unit = unit_vector(xyz)
     if unit is None:
-        raise r.error(axis_el.find("xyz"), f"joint '{name}': <{tag}> has zero length")
+        raise r.error(_child(axis_el, "xyz"), f"joint '{name}': <{tag}> has zero length")
     return xyz if raw else unit
 
 
 def _plane_axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics | None = None) -> None:
-    plane = el.find("plane")
+    plane = _child(el, "plane")
     ptype = "xy" if plane is None else (plane.get("type") or "").strip()
     fixed = {"xy": ((1, 0, 0), (0, 1, 0)), "yz": ((0, 1, 0), (0, 0, 1)), "zx": ((0, 0, 1), (1, 0, 0))}
     if ptype in fixed:
@@ -674,7 +720,7 @@ def _axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) 
     if t in ("revolute", "prismatic", "screw"):
         joint.axes = [_axis(r, el, "axis", joint.name)]
         if t == "screw":
-            axis_el = el.find("axis")
+            axis_el = _child(el, "axis")
             joint.pitch = r.number(axis_el, "pitch", 0.0)
     elif t == "universal":
         # DART keeps a universal joint's axes as written, and a non-unit axis gives it a non-finite
@@ -683,10 +729,10 @@ def _axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) 
         joint.axes = [unit_vector(a) for a in raw]
         for tag, a in zip(("axis", "axis2"), raw):
             if abs(vector_norm(a) - 1.0) > 1e-9:
-                diag.warn(f"line {el.find(tag).sourceline}: <{tag}> of universal joint '{joint.name}' is not a unit "
+                diag.warn(f"line {_child(el, tag).sourceline}: <{tag}> of universal joint '{joint.name}' is not a unit "
                           "vector: normalised (DART would leave the joint frozen at q = 0, with a warning)")
     elif t == "euler":
-        order_el = el.find("axis_order")
+        order_el = _child(el, "axis_order")
         order = r.text(order_el) if order_el is not None else ""
         if order not in ("xyz", "zyx"):
             raise r.error(order_el if order_el is not None else el,
@@ -704,25 +750,25 @@ def _axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) 
 def _old_style_dofs(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) -> None:
     for i, dof in enumerate(joint.dofs):
         tag = "axis" if i == 0 else f"axis{i + 1}"
-        axis_el = el.find(tag)
+        axis_el = _child(el, tag)
         if axis_el is None:
             continue
-        if axis_el.find("damping") is not None:
+        if _child(axis_el, "damping") is not None:
             dof.damping = r.number(axis_el, "damping")
-        dyn = axis_el.find("dynamics")
+        dyn = _child(axis_el, "dynamics")
         if dyn is not None:
             dof.damping = r.number(dyn, "damping", dof.damping)
             dof.friction = r.number(dyn, "friction", dof.friction)
             dof.spring_rest = r.number(dyn, "spring_rest_position", dof.spring_rest)
             dof.spring_stiffness = r.number(dyn, "spring_stiffness", dof.spring_stiffness)
-        lim = axis_el.find("limit")
+        lim = _child(axis_el, "limit")
         if lim is not None:
             dof.lower = r.number(lim, "lower", dof.lower)
             dof.upper = r.number(lim, "upper", dof.upper)
 
 
 def _init_values(r: _SkelReader, el: etree._Element, joint: _Joint, tag: str, attr: str) -> None:
-    e = el.find(tag)
+    e = _child(el, tag)
     if e is None:
         return
     n = len(joint.dofs)
@@ -753,7 +799,7 @@ def _dof_element(r: _SkelReader, el: etree._Element, joint: _Joint) -> None:
         ("acceleration", "acc_lower", "acc_upper", None),
         ("force", "force_lower", "force_upper", None),
     ):
-        e = el.find(tag)
+        e = _child(el, tag)
         if e is None:
             continue
         setattr(dof, lo, r.float_attr(e, "lower", getattr(dof, lo)))
