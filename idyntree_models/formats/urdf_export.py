@@ -50,8 +50,10 @@ from .common import format_number
 _SAME_POSE = 1e-12
 
 
-# characters XML 1.0 cannot hold (lxml refuses them): control characters, lone surrogates, U+FFFE/FFFF
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# characters XML 1.0 cannot hold (lxml refuses them): control characters, lone surrogates, U+FFFE/FFFF,
+# spelled as they are: the complement of XML's allowed ranges (the same set, checked over every code
+# point) took 7 ms to compile, a fortieth of a conversion
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _name_problem(name: str) -> str | None:
