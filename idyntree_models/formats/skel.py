@@ -54,7 +54,7 @@ from ..model.transforms import (
 from .base import Diagnostics, FileAccessRefused, LoadOptions, read_file_limited, referenced_file
 from .common import INERTIA_KEYS, inertia_from_six, remembered_rotation
 from .numbers import NumberError, xml_double
-from .xmlutil import XmlReader, parse_xml
+from .xmlutil import XmlReader, find_child, find_children, parse_xml
 
 DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
 DEFAULT_TIME_STEP = 0.001
@@ -127,16 +127,6 @@ class _Joint:
     implicit: bool = False
 
 
-def _child(el: etree._Element, tag: str) -> etree._Element | None:
-    """The first child element `tag` (what `find(tag)` gives): lxml's find goes through its path
-    language in Python, three times the cost, and a SKEL body asks for some thirty children."""
-    return next(el.iterchildren(tag), None)
-
-
-def _children(el: etree._Element, tag: str) -> list[etree._Element]:
-    return list(el.iterchildren(tag))
-
-
 _EYE4 = np.eye(4)
 
 
@@ -146,16 +136,16 @@ def _xyz_rotation(a: np.ndarray) -> np.ndarray:
 
 class _SkelReader(XmlReader):
     def child_text(self, parent: etree._Element, tag: str) -> etree._Element | None:
-        return _child(parent, tag)
+        return find_child(parent, tag)
 
     def need(self, parent: etree._Element, tag: str, why: str = "") -> etree._Element:
-        el = _child(parent, tag)
+        el = find_child(parent, tag)
         if el is None:
             raise self.error(parent, f"missing <{tag}>{why}")
         return el
 
     def number(self, parent: etree._Element, tag: str, default: float | None = None) -> float:
-        el = _child(parent, tag)
+        el = find_child(parent, tag)
         if el is None:
             if default is None:
                 raise self.error(parent, f"missing <{tag}>")
@@ -163,7 +153,7 @@ class _SkelReader(XmlReader):
         return self.float_text(el)
 
     def vector(self, parent: etree._Element, tag: str, n: int, default=None) -> np.ndarray:
-        el = _child(parent, tag)
+        el = find_child(parent, tag)
         if el is None:
             if default is None:
                 raise self.error(parent, f"missing <{tag}>")
@@ -172,7 +162,7 @@ class _SkelReader(XmlReader):
 
     def transformation(self, parent: etree._Element) -> np.ndarray:
         """`x y z a b c`: translation, then R = Rx(a) Ry(b) Rz(c) (DART's XYZ Euler angles)."""
-        el = _child(parent, "transformation")
+        el = find_child(parent, "transformation")
         if el is None:
             return np.eye(4)
         v = self.floats_list(el, el.text or "", "<transformation> value", 6)
@@ -196,12 +186,12 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     r = _SkelReader(source)
     if root.tag != "skel":
         raise r.error(root, f"the root element is <{root.tag}>, a SKEL file needs <skel>")
-    world = _child(root, "world")
+    world = find_child(root, "world")
     if world is None:
         raise r.error(root, "<skel> has no <world> (a SKEL file holds one world with its skeletons)")
     lost: list[str] = []
     gravity, time_step, detector = _physics(r, world)
-    skeletons = _children(world, "skeleton")
+    skeletons = find_children(world, "skeleton")
     if not skeletons:
         raise r.error(world, "the world has no <skeleton>: there is no model to load")
     names = [s.get("name", "") for s in skeletons]
@@ -241,13 +231,13 @@ def _physics(r: _SkelReader, world: etree._Element):
     gravity = np.array(DEFAULT_GRAVITY)
     time_step = DEFAULT_TIME_STEP
     detector = None
-    physics = _child(world, "physics")
+    physics = find_child(world, "physics")
     if physics is not None:
         time_step = r.number(physics, "time_step", DEFAULT_TIME_STEP)
         if time_step <= 0:
-            raise r.error(_child(physics, "time_step"), f"time step {time_step} must be positive")
+            raise r.error(find_child(physics, "time_step"), f"time step {time_step} must be positive")
         gravity = r.vector(physics, "gravity", 3, DEFAULT_GRAVITY)
-        cd = _child(physics, "collision_detector")
+        cd = find_child(physics, "collision_detector")
         if cd is not None:
             detector = r.text(cd)
     return gravity, time_step, detector
@@ -258,14 +248,14 @@ def _skeleton(r: _SkelReader, el: etree._Element, options: LoadOptions, diag: Di
     name = el.get("name", "").strip() or "skeleton"
     skel_frame = r.transformation(el)
     model = Model(name=name)
-    mobile = _child(el, "mobile")
+    mobile = find_child(el, "mobile")
     if mobile is not None:
         model.metadata["skel_mobile"] = r.bool_value(mobile)
         if not model.metadata["skel_mobile"]:
             lost.append("the skeleton is immobile (<mobile>false</mobile>)")
     bodies: dict[str, _Body] = {}
     pending: list[tuple] = []  # bodies whose inertia comes from their shapes: summed for all at once
-    for body_el in _children(el, "body"):
+    for body_el in find_children(el, "body"):
         body = _body(r, body_el, skel_frame, options, diag, lost, pending)
         if body.name in bodies:
             raise r.error(
@@ -280,7 +270,7 @@ def _skeleton(r: _SkelReader, el: etree._Element, options: LoadOptions, diag: Di
     joints: list[_Joint] = []
     by_child: dict[str, _Joint] = {}
     joint_names: dict[str, int] = {}
-    for joint_el in _children(el, "joint"):
+    for joint_el in find_children(el, "joint"):
         joint = _joint(r, joint_el, bodies, diag, lost)
         if joint.name in joint_names:
             raise r.error(joint_el, f"duplicate joint name '{joint.name}' (first defined at line {joint_names[joint.name]})")
@@ -360,36 +350,36 @@ def _body(r: _SkelReader, el: etree._Element, skel_frame: np.ndarray, options: L
     pose = skel_frame @ r.transformation(el)
     link = Link(name)
     body = _Body(name, el, pose, link)
-    grav = _child(el, "gravity")
+    grav = find_child(el, "gravity")
     if grav is not None and not r.bool_value(grav):
         lost.append(f"body '{name}' is not affected by gravity")
     for kind, target in (("visualization_shape", link.visuals), ("collision_shape", link.collisions)):
-        for shape_el in _children(el, kind):
+        for shape_el in find_children(el, kind):
             shape, info = _shape(r, shape_el, name, options, diag, lost)
             if shape is not None:
                 target.append(shape)
             body.inertia_shapes.append(info)
-    soft = _child(el, "soft_shape")
+    soft = find_child(el, "soft_shape")
     if soft is not None:
         _soft_shape(r, soft, name, lost)
-    inertia_el = _child(el, "inertia")
+    inertia_el = find_child(el, "inertia")
     if inertia_el is None:
         link.inertia = Inertia(1.0, np.zeros(3), np.eye(3))  # DART's default body
     else:
-        mass_el = _child(inertia_el, "mass")
+        mass_el = find_child(inertia_el, "mass")
         if mass_el is None:
             raise r.error(inertia_el, f"body '{name}': <inertia> needs <mass> (DART refuses it too)")
         mass = r.float_text(mass_el)
         if mass < 0:
             raise r.error(mass_el, f"body '{name}': mass {mass} is negative")
         com = r.vector(inertia_el, "offset", 3, (0.0, 0.0, 0.0))
-        moi = _child(inertia_el, "moment_of_inertia")
+        moi = find_child(inertia_el, "moment_of_inertia")
         if moi is not None:
             link.inertia = Inertia(mass, com, inertia_from_six(*(r.number(moi, k) for k in INERTIA_KEYS)))
         else:
             parts = _inertia_parts(body.inertia_shapes, name, options, diag)  # warns (and reads meshes) in body order
             pending.append((link, mass, com, parts, inertia_el))
-    for marker_el in _children(el, "marker"):
+    for marker_el in find_children(el, "marker"):
         mname = r.required(marker_el, "name")
         offset = r.vector(marker_el, "offset", 3, (0.0, 0.0, 0.0))
         body.markers.append((mname, offset, marker_el.sourceline))
@@ -400,11 +390,11 @@ def _soft_shape(r: _SkelReader, soft: etree._Element, body: str, lost: list[str]
     geo = r.need(soft, "geometry", " in <soft_shape>")
     kinds = [c.tag for c in geo if isinstance(c.tag, str)]
     if "box" in kinds:
-        box = _child(geo, "box")
-        if _child(box, "frags") is None:
+        box = find_child(geo, "box")
+        if find_child(box, "frags") is None:
             raise r.error(box, f"body '{body}': a soft <box> needs <frags> (the number of vertices per edge); "
                                "DART refuses it too")
-        r.floats_text(_child(box, "frags"), 3)
+        r.floats_text(find_child(box, "frags"), 3)
     elif not any(k in kinds for k in ("sphere", "ellipsoid", "cylinder")):
         raise r.error(geo, f"body '{body}': unknown soft shape {kinds} (box, sphere, ellipsoid, cylinder)")
     total = r.number(soft, "total_mass", 0.0)
@@ -448,12 +438,12 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
                     height=_dart_size(r, g, "height", body, diag))
     elif tag == "plane":
         data["normal"] = r.vector(g, "normal", 3)
-        if _child(g, "offset") is None and _child(g, "point") is not None:
+        if find_child(g, "offset") is None and find_child(g, "point") is not None:
             data["offset"] = float(data["normal"] @ r.vector(g, "point", 3))
         else:
             data["offset"] = r.number(g, "offset", 0.0)
     elif tag == "multi_sphere":
-        spheres = [(r.number(s, "radius"), r.vector(s, "position", 3)) for s in _children(g, "sphere")]
+        spheres = [(r.number(s, "radius"), r.vector(s, "position", 3)) for s in find_children(g, "sphere")]
         if not spheres:
             raise r.error(g, f"body '{body}': <multi_sphere> has no <sphere>")
         if any(rad < 0 for rad, _ in spheres):
@@ -469,7 +459,7 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
         diag.warn(f"line {g.sourceline}: the {what} has no equivalent in the model: not kept (it still counts "
                   "for the body's inertia, as in DART)")
         lost.append(f"the {what}")
-    color_el = _child(el, "color")
+    color_el = find_child(el, "color")
     if color_el is not None and shape is not None:
         c = r.floats_text(color_el)
         if len(c) == 3:
@@ -499,7 +489,7 @@ def _dart_size(r: _SkelReader, g: etree._Element, tag: str, body: str, diag: Dia
         if value > 0:
             return value
         default, shown = 1.0, f"{value:g}"
-    diag.warn(f"line {_child(g, tag).sourceline}: body '{body}': <{g.tag}> <{tag}> {shown} is not positive; DART "
+    diag.warn(f"line {find_child(g, tag).sourceline}: body '{body}': <{g.tag}> <{tag}> {shown} is not positive; DART "
               f"ignores it and keeps its default {'1 1 1' if tag == 'size' else '1'}, and so do we (for the shape "
               "and for the inertia)")
     return default
@@ -654,7 +644,7 @@ def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: D
         raise r.error(el, f"unknown joint type '{jtype}' (expected one of {', '.join(JOINT_DOFS)})")
     ends = {}
     for end in ("parent", "child"):
-        e = _child(el, end)
+        e = find_child(el, end)
         if e is None or not r.text(e):
             raise r.error(el, f"joint '{name}' has no <{end}> (the name of a body{' or world' if end == 'parent' else ''})")
         ends[end] = (r.text(e), e)
@@ -682,24 +672,24 @@ def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: D
     _old_style_dofs(r, el, joint, diag)
     _init_values(r, el, joint, "init_pos", "initial")
     _init_values(r, el, joint, "init_vel", "init_vel")
-    for dof_el in _children(el, "dof"):
+    for dof_el in find_children(el, "dof"):
         _dof_element(r, dof_el, joint)
     return joint
 
 
 def _axis(r: _SkelReader, el: etree._Element, tag: str, name: str, raw: bool = False) -> np.ndarray:
-    axis_el = _child(el, tag)
+    axis_el = find_child(el, tag)
     if axis_el is None:
         raise r.error(el, f"joint '{name}' needs <{tag}><xyz>")
     xyz = r.vector(axis_el, "xyz", 3)
     unit = unit_vector(xyz)
     if unit is None:
-        raise r.error(_child(axis_el, "xyz"), f"joint '{name}': <{tag}> has zero length")
+        raise r.error(find_child(axis_el, "xyz"), f"joint '{name}': <{tag}> has zero length")
     return xyz if raw else unit
 
 
 def _plane_axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics | None = None) -> None:
-    plane = _child(el, "plane")
+    plane = find_child(el, "plane")
     ptype = "xy" if plane is None else (plane.get("type") or "").strip()
     fixed = {"xy": ((1, 0, 0), (0, 1, 0)), "yz": ((0, 1, 0), (0, 0, 1)), "zx": ((0, 0, 1), (1, 0, 0))}
     if ptype in fixed:
@@ -720,7 +710,7 @@ def _axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) 
     if t in ("revolute", "prismatic", "screw"):
         joint.axes = [_axis(r, el, "axis", joint.name)]
         if t == "screw":
-            axis_el = _child(el, "axis")
+            axis_el = find_child(el, "axis")
             joint.pitch = r.number(axis_el, "pitch", 0.0)
     elif t == "universal":
         # DART keeps a universal joint's axes as written, and a non-unit axis gives it a non-finite
@@ -729,10 +719,10 @@ def _axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) 
         joint.axes = [unit_vector(a) for a in raw]
         for tag, a in zip(("axis", "axis2"), raw):
             if abs(vector_norm(a) - 1.0) > 1e-9:
-                diag.warn(f"line {_child(el, tag).sourceline}: <{tag}> of universal joint '{joint.name}' is not a unit "
+                diag.warn(f"line {find_child(el, tag).sourceline}: <{tag}> of universal joint '{joint.name}' is not a unit "
                           "vector: normalised (DART would leave the joint frozen at q = 0, with a warning)")
     elif t == "euler":
-        order_el = _child(el, "axis_order")
+        order_el = find_child(el, "axis_order")
         order = r.text(order_el) if order_el is not None else ""
         if order not in ("xyz", "zyx"):
             raise r.error(order_el if order_el is not None else el,
@@ -750,25 +740,25 @@ def _axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) 
 def _old_style_dofs(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) -> None:
     for i, dof in enumerate(joint.dofs):
         tag = "axis" if i == 0 else f"axis{i + 1}"
-        axis_el = _child(el, tag)
+        axis_el = find_child(el, tag)
         if axis_el is None:
             continue
-        if _child(axis_el, "damping") is not None:
+        if find_child(axis_el, "damping") is not None:
             dof.damping = r.number(axis_el, "damping")
-        dyn = _child(axis_el, "dynamics")
+        dyn = find_child(axis_el, "dynamics")
         if dyn is not None:
             dof.damping = r.number(dyn, "damping", dof.damping)
             dof.friction = r.number(dyn, "friction", dof.friction)
             dof.spring_rest = r.number(dyn, "spring_rest_position", dof.spring_rest)
             dof.spring_stiffness = r.number(dyn, "spring_stiffness", dof.spring_stiffness)
-        lim = _child(axis_el, "limit")
+        lim = find_child(axis_el, "limit")
         if lim is not None:
             dof.lower = r.number(lim, "lower", dof.lower)
             dof.upper = r.number(lim, "upper", dof.upper)
 
 
 def _init_values(r: _SkelReader, el: etree._Element, joint: _Joint, tag: str, attr: str) -> None:
-    e = _child(el, tag)
+    e = find_child(el, tag)
     if e is None:
         return
     n = len(joint.dofs)
@@ -799,7 +789,7 @@ def _dof_element(r: _SkelReader, el: etree._Element, joint: _Joint) -> None:
         ("acceleration", "acc_lower", "acc_upper", None),
         ("force", "force_lower", "force_upper", None),
     ):
-        e = _child(el, tag)
+        e = find_child(el, tag)
         if e is None:
             continue
         setattr(dof, lo, r.float_attr(e, "lower", getattr(dof, lo)))

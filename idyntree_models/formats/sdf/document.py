@@ -17,7 +17,7 @@ from lxml import etree
 from ...model.transforms import make_transform, quat_to_matrix, rpy_to_matrix
 from ..base import Diagnostics
 from ..common import remembered_rotation
-from ..xmlutil import XmlReader, parse_xml
+from ..xmlutil import XmlReader, find_child, find_children, parse_xml
 
 MIN_VERSION = (1, 4)
 MAX_VERSION = (1, 11)
@@ -118,7 +118,7 @@ def read_document(data: str | bytes, source: str | None, diag: Diagnostics
 
 # -- small readers --------------------------------------------------------------------------------
 def child_text(r: XmlReader, el: etree._Element, tag: str, default: str | None = None) -> str | None:
-    c = el.find(tag)
+    c = find_child(el, tag)
     return r.text(c) if c is not None else default
 
 
@@ -126,7 +126,7 @@ def child_float(r: XmlReader, el: etree._Element | None, tag: str, default: floa
     """A number child; SDF spells unlimited joint limits `inf`, so infinities are allowed here."""
     if el is None:
         return default
-    c = el.find(tag)
+    c = find_child(el, tag)
     if c is None or not r.text(c):
         return default
     raw = r.text(c).lower()
@@ -138,7 +138,7 @@ def child_float(r: XmlReader, el: etree._Element | None, tag: str, default: floa
 
 
 def child_bool(r: XmlReader, el: etree._Element, tag: str, default: bool) -> bool:
-    c = el.find(tag)
+    c = find_child(el, tag)
     return r.bool_text(c) if c is not None and r.text(c) else default
 
 
@@ -225,8 +225,8 @@ def unflatten_world_models(r: XmlReader, root: etree._Element, diag: Diagnostics
     converts such models in a `<world>` back into nested models (its Converter's `unflatten` step);
     elsewhere `::` is just a character of a name, and so it is here.
     """
-    for world in root.findall("world"):
-        for model in world.findall("model"):
+    for world in find_children(root, "world"):
+        for model in find_children(world, "model"):
             _unflatten(r, model, diag, 0)
 
 
@@ -285,12 +285,12 @@ def _move_into(r: XmlReader, model: etree._Element, nested: etree._Element, head
             continue
         local = name[len(head):]
         el.set("name", local)
-        _strip(el.find("pose"), "relative_to", head)
+        _strip(find_child(el, "pose"), "relative_to", head)
         if el.tag == "frame" and el.get("attached_to") is not None:
             _strip_text_attr(r, el, "attached_to", head)
             if local == "__model__":  # the nested model's own frame: its canonical link and pose
                 nested.set("canonical_link", el.get("attached_to"))
-                pose = el.find("pose")
+                pose = find_child(el, "pose")
                 if pose is not None:
                     nested.insert(0, pose)
                 model.remove(el)
@@ -299,16 +299,16 @@ def _move_into(r: XmlReader, model: etree._Element, nested: etree._Element, head
         elif el.tag == "link":
             for child in el:
                 if isinstance(child.tag, str):
-                    _strip(child.find("pose"), "relative_to", head)
+                    _strip(find_child(child, "pose"), "relative_to", head)
         elif el.tag == "joint":
-            _strip_text(r, el.find("parent"), head, "<parent>")
-            _strip_text(r, el.find("child"), head, "<child>")
+            _strip_text(r, find_child(el, "parent"), head, "<parent>")
+            _strip_text(r, find_child(el, "child"), head, "<child>")
             for axis in ("axis", "axis2"):
-                xyz = el.find(f"{axis}/xyz")
+                xyz = find_child(el, f"{axis}/xyz")
                 if xyz is not None and xyz.get("expressed_in") is not None:
                     _strip_text_attr(r, xyz, "expressed_in", head)
-            for sensor in el.findall("sensor"):
-                _strip(sensor.find("pose"), "relative_to", head)
+            for sensor in find_children(el, "sensor"):
+                _strip(find_child(sensor, "pose"), "relative_to", head)
         nested.append(el)
         moved = True
     return moved

@@ -23,7 +23,7 @@ from lxml import etree
 from ...errors import ModelError
 from ...model.transforms import inverse
 from ..base import Diagnostics, LoadOptions
-from ..xmlutil import XmlReader
+from ..xmlutil import XmlReader, find_child
 from .document import child_bool, child_text, is_true, read_document, read_pose
 from .uris import (
     MAX_INCLUDE_DEPTH,
@@ -125,7 +125,7 @@ class FrameGraph:
         self.collect(top)
         placement = (top.el.get("placement_frame") or "").strip()
         if placement:
-            if top.el.find("pose") is None and top.include_pose is None:
+            if find_child(top.el, "pose") is None and top.include_pose is None:
                 raise top.r.error(top.el, "placement_frame needs a <pose> in the model")
             self.resolve_or_fail(top, placement, top.el, "placement_frame")
         self.v[WORLD] = Vertex(WORLD, FrameKind.WORLD, top, None)
@@ -233,9 +233,9 @@ class FrameGraph:
         if self.policy.bytes_read > MAX_TOTAL_BYTES:
             raise r.error(inc, f"the included files add up to more than {MAX_TOTAL_BYTES} bytes; refused")
         sub_root, sub_r, sub_version = read_document(data, path, self.diag)
-        model_el = sub_root.find("model")
+        model_el = find_child(sub_root, "model")
         if model_el is None:
-            if sub_root.find("light") is not None or sub_root.find("actor") is not None:
+            if find_child(sub_root, "light") is not None or find_child(sub_root, "actor") is not None:
                 self.diag.warn(f"line {inc.sourceline}: included '{uri}' holds no model; ignored")
                 return None
             raise r.error(inc, f"included file {path} has no <model>")
@@ -248,7 +248,7 @@ class FrameGraph:
         if name:
             model_el.set("name", name)
         sub = Scope("", model_el, sub_version, sub_r, str(Path(path).parent), files=scope.files + (real,))
-        pose_el = inc.find("pose")
+        pose_el = find_child(inc, "pose")
         if pose_el is not None:
             sub.include_pose = read_pose(r, pose_el, scope.version)
         sub.placement = child_text(r, inc, "placement_frame") or None
@@ -268,7 +268,7 @@ class FrameGraph:
                 if scope.parent is None:
                     vx.rel, vx.raw = None, np.eye(4)
                     continue
-                pose_el = el.find("pose")
+                pose_el = find_child(el, "pose")
                 pose, rel = scope.include_pose if scope.include_pose is not None else read_pose(r, pose_el,
                                                                                                  scope.version)
                 parent = scope.parent
@@ -276,7 +276,7 @@ class FrameGraph:
                 vx.raw = pose
                 vx.attached = self.canonical(scope)
                 continue
-            pose_el = el.find("pose")
+            pose_el = find_child(el, "pose")
             pose, rel = read_pose(r, pose_el, scope.version)
             vx.raw = pose
             if vx.kind is FrameKind.LINK:
@@ -299,7 +299,7 @@ class FrameGraph:
     def joint_end(self, vx: Vertex, end: str) -> str:
         """The vertex a joint's <parent> or <child> names (any frame from 1.8, resolved to a link later)."""
         scope, r, el = vx.scope, vx.scope.r, vx.el
-        e = el.find(end)
+        e = find_child(el, end)
         jname = el.get("name")
         if e is None or not r.text(e):
             raise r.error(el, f"joint '{jname}' needs a <{end}>")

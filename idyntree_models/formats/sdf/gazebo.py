@@ -20,7 +20,7 @@ from ...model.model import Model
 from ...model.transforms import make_transform, matrix_to_rpy, rpy_to_matrix
 from ..base import Diagnostics
 from ..common import format_numbers
-from ..xmlutil import parse_xml
+from ..xmlutil import find_child, find_children, parse_xml
 
 # link settings: URDF extension tag -> (path inside each <collision>, or None for the link itself, SDF tag)
 _COLLISION = {
@@ -67,7 +67,7 @@ def _path(parent: etree._Element, path: str) -> etree._Element:
     """The element at `path` below `parent`, created where missing (first match otherwise)."""
     el = parent
     for tag in path.split("/"):
-        nxt = el.find(tag)
+        nxt = find_child(el, tag)
         el = nxt if nxt is not None else etree.SubElement(el, tag)
     return el
 
@@ -122,7 +122,7 @@ def _link_block(block: etree._Element, le: etree._Element, link_H_ref: np.ndarra
             continue
         text = _value(c)
         if c.tag in _COLLISION:
-            for col in le.findall("collision"):
+            for col in find_children(le, "collision"):
                 _set(col, _COLLISION[c.tag], text)
         elif c.tag in _LINK:
             _set(le, _LINK[c.tag], text)
@@ -132,12 +132,12 @@ def _link_block(block: etree._Element, le: etree._Element, link_H_ref: np.ndarra
             _set(le, "velocity_decay/linear", text)
             _set(le, "velocity_decay/angular", text)
         elif c.tag == "material":
-            for vis in le.findall("visual"):
+            for vis in find_children(le, "visual"):
                 script = _path(vis, "material/script")
                 _set(script, "uri", "file://media/materials/scripts/gazebo.material")
                 _set(script, "name", text)
         elif c.tag in ("visual", "collision"):
-            for target in le.findall(c.tag):
+            for target in find_children(le, c.tag):
                 _merge(target, c)
         elif c.tag in _NO_OUTPUT:
             continue
@@ -153,7 +153,7 @@ def _joint_block(block: etree._Element, je: etree._Element, ref: str, diag: Diag
         if c.tag == "sensor":
             _sensor(je, c, np.eye(4), diag)
         elif c.tag in _JOINT:
-            if c.tag.startswith("spring") and je.find("axis") is None:
+            if c.tag.startswith("spring") and find_child(je, "axis") is None:
                 continue
             for path in _JOINT[c.tag]:
                 _set(je, path, text)
@@ -168,7 +168,7 @@ def _merge(target: etree._Element, extra: etree._Element) -> None:
     for c in extra:
         if not isinstance(c.tag, str):
             continue
-        have = target.find(c.tag)
+        have = find_child(target, c.tag)
         if have is None or c.tag == "plugin":
             target.append(copy.deepcopy(c))
         elif len(c):
@@ -178,19 +178,19 @@ def _merge(target: etree._Element, extra: etree._Element) -> None:
 def _sensor(parent: etree._Element, sensor: etree._Element, parent_H_ref: np.ndarray, diag: Diagnostics) -> None:
     """A Gazebo sensor into a link or joint; merged into ours when we already write one of that name."""
     name = (sensor.get("name") or "").strip()
-    ours = next((s for s in parent.findall("sensor") if s.get("name") == name), None)
+    ours = next((s for s in find_children(parent, "sensor") if s.get("name") == name), None)
     if ours is not None:
         if ours.get("type") != sensor.get("type"):
             diag.warn(f"<gazebo> sensor '{name}' of type '{sensor.get('type')}' is not written: the model's own "
                       f"sensor of that name is of type '{ours.get('type')}'")
             return
         for c in sensor:  # what Gazebo adds (rates, noise, plugins); our pose and frame stay
-            if isinstance(c.tag, str) and c.tag != "pose" and (ours.find(c.tag) is None or c.tag == "plugin"):
+            if isinstance(c.tag, str) and c.tag != "pose" and (find_child(ours, c.tag) is None or c.tag == "plugin"):
                 ours.append(copy.deepcopy(c))
         return
     new = copy.deepcopy(sensor)
     if not np.allclose(parent_H_ref, np.eye(4)):
-        pose = new.find("pose")
+        pose = find_child(new, "pose")
         try:
             values = [float(v) for v in (pose.text or "").split()] if pose is not None else []
         except ValueError:

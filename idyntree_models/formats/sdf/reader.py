@@ -17,7 +17,7 @@ import numpy as np
 from lxml import etree
 
 from ..base import Diagnostics, LoadOptions
-from ..xmlutil import XmlReader
+from ..xmlutil import XmlReader, find_child, find_children
 from .document import (
     IDYNTREE_NS,
     check_values,
@@ -81,18 +81,18 @@ def read_sdf(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> SdfG
     root, r, version = read_document(text, diag.source, diag)
     policy = IncludePolicy.for_load(options.base_dir, options.search_paths, options.allow_include_outside)
     g_frames = FrameGraph(options, diag, policy)
-    names = [m.get("name") for m in root.findall("model")]
+    names = [m.get("name") for m in find_children(root, "model")]
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:
         raise r.error(root, f"two top-level models are named '{dup}'")
-    for w in root.findall("world"):
+    for w in find_children(root, "world"):
         _check_world(g_frames, w, r, version)
     top, world = _choose_model(g_frames, root, r, version, options.base_dir)
     check_values(top.r, top.el)
-    world_el = root.find("world")
+    world_el = find_child(root, "world")
     if world_el is not None:
         for tag in ("gravity", "magnetic_field", "wind/linear_velocity"):
-            e = world_el.find(tag)
+            e = find_child(world_el, tag)
             if e is not None and r.text(e):
                 r._floats(e, r.text(e), f"<{e.tag}> value", 3)
     g_frames.build(top)
@@ -123,8 +123,8 @@ def _resolved(fg: FrameGraph, top: Scope, world: str | None) -> SdfGraph:
 def _choose_model(fg: FrameGraph, root: etree._Element, r: XmlReader, version: tuple[int, int],
                   base_dir: str | None) -> tuple[Scope, str | None]:
     wanted = fg.options.model
-    models = root.findall("model")
-    worlds = root.findall("world")
+    models = find_children(root, "model")
+    worlds = find_children(root, "world")
     if models:
         if len(models) > 1:
             fg.diag.warn(f"the file has {len(models)} top-level models; libsdformat uses the first")
@@ -133,7 +133,7 @@ def _choose_model(fg: FrameGraph, root: etree._Element, r: XmlReader, version: t
             el = next((m for m in models if m.get("name") == wanted), None)
             if el is None:
                 raise r.error(root, f"no model named '{wanted}' (models: {', '.join(m.get('name', '?') for m in models)})")
-        pose_el = el.find("pose")
+        pose_el = find_child(el, "pose")
         if pose_el is not None and (pose_el.get("relative_to") or "").strip():
             raise r.error(pose_el, "the pose of a top-level model must not have relative_to")
         return Scope("", el, version, r, base_dir, files=_own_file(r.source)), None
@@ -207,7 +207,7 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
             if att == own:
                 raise r.error(c, f"frame '{own}' is attached to itself")
             check(c, att, "attached_to")
-        pose_el = c.find("pose")
+        pose_el = find_child(c, "pose")
         rel = (pose_el.get("relative_to") or "").strip() if pose_el is not None else ""
         if rel:
             if rel == own:
@@ -250,7 +250,7 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
     parent = fg.attached_link(parent_ref) if parent_ref != WORLD else WORLD
     child = fg.attached_link(child_ref)
     if parent_ref == child_ref:
-        raise r.error(el, f"joint '{jname}': parent and child are the same frame '{r.text(el.find('child'))}'")
+        raise r.error(el, f"joint '{jname}': parent and child are the same frame '{r.text(find_child(el, 'child'))}'")
     if parent == child:
         raise r.error(el, f"joint '{jname}': parent and child both resolve to link '{child}'")
     if child == WORLD:
@@ -260,11 +260,11 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
     v10 = scope.version >= (1, 10)
     for i in range(_DOF[jtype]):
         tag = "axis" if i == 0 else "axis2"
-        axis_el = el.find(tag)
+        axis_el = find_child(el, tag)
         if axis_el is None:
             fg.diag.warn(f"line {el.sourceline}: {jtype} joint '{jname}' has no <{tag}>; using 0 0 1")
             axis_el = etree.Element(tag)
-        xyz_el = axis_el.find("xyz")
+        xyz_el = find_child(axis_el, "xyz")
         xyz = r.floats_text(xyz_el, 3) if xyz_el is not None and r.text(xyz_el) else np.array([0.0, 0.0, 1.0])
         scale = float(np.max(np.abs(xyz)))  # normalise without overflow for huge components
         if not scale > 1e-12:
@@ -272,8 +272,8 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
         unit = xyz / scale
         frame = _axis_frame(fg, vx, xyz_el, axis_el)
         axes.append(fg.pose(frame)[:3, :3] @ (unit / np.linalg.norm(unit)))
-        lim_el = axis_el.find("limit")
-        dyn_el = axis_el.find("dynamics")
+        lim_el = find_child(axis_el, "limit")
+        dyn_el = find_child(axis_el, "dynamics")
         limits.append(
             {
                 "lower": child_float(r, lim_el, "lower", -math.inf if v10 else -UNLIMITED),
@@ -286,12 +286,12 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
         )
     extra: dict = {}
     if jtype == "screw":
-        if el.find("screw_thread_pitch") is not None:
+        if find_child(el, "screw_thread_pitch") is not None:
             extra["screw_thread_pitch"] = child_float(r, el, "screw_thread_pitch", 1.0)
         else:
             extra["thread_pitch"] = child_float(r, el, "thread_pitch", 1.0)
-    mimic_el = el.find("axis/mimic")
-    ours = el.find(f"axis/{{{IDYNTREE_NS}}}mimic")  # what our 1.9 exporter writes
+    mimic_el = find_child(el, "axis/mimic")
+    ours = find_child(el, f"axis/{{{IDYNTREE_NS}}}mimic")  # what our 1.9 exporter writes
     if mimic_el is None and ours is not None:
         extra["mimic"] = (r.required(ours, "joint"), r.float_attr(ours, "multiplier", 1.0), r.float_attr(ours, "offset", 0.0))
     if mimic_el is not None:
@@ -305,14 +305,14 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
 
 # -- sensors ----------------------------------------------------------------------------------------
 def _sensor_pose(fg: FrameGraph, scope: Scope, el: etree._Element, default: str) -> np.ndarray:
-    pose_el = el.find("pose")
+    pose_el = find_child(el, "pose")
     pose, rel = read_pose(scope.r, pose_el, scope.version)
     base = fg.resolve_or_fail(scope, rel, pose_el, "relative_to") if rel else default
     return fg.pose(base) @ pose
 
 
 def _link_sensors(fg: FrameGraph, g: SdfGraph, vx: Vertex) -> None:
-    for s in vx.el.findall("sensor"):
+    for s in find_children(vx.el, "sensor"):
         name = vx.scope.r.required(s, "name")
         g.sensors.append(SdfSensor(vx.scope.scoped(name), (s.get("type") or "").strip(), vx.name,
                                    _sensor_pose(fg, vx.scope, s, vx.name), s, vx.scope))
@@ -320,7 +320,7 @@ def _link_sensors(fg: FrameGraph, g: SdfGraph, vx: Vertex) -> None:
 
 def _joint_sensors(fg: FrameGraph, g: SdfGraph, vx: Vertex) -> None:
     owner = vx.scope.scoped(vx.el.get("name").strip())
-    for s in vx.el.findall("sensor"):
+    for s in find_children(vx.el, "sensor"):
         name = vx.scope.r.required(s, "name")
         g.sensors.append(SdfSensor(vx.scope.scoped(name), (s.get("type") or "").strip(), owner,
                                    _sensor_pose(fg, vx.scope, s, vx.name), s, vx.scope))

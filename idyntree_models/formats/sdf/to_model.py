@@ -43,7 +43,7 @@ from ...model.transforms import inverse
 from ...model.validation import check_inertia
 from ..base import Diagnostics, LoadOptions
 from ..common import INERTIA_KEYS, check_ft_keywords, inertia_from_six, unique_name
-from ..xmlutil import XmlReader
+from ..xmlutil import XmlReader, find_child, find_children
 from .document import IDYNTREE_NS, child_float, child_text, is_true, read_pose
 from .frames import WORLD, Scope
 from .inertia import DEFAULT_DENSITY, combine, solid
@@ -180,7 +180,7 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
     link = Link(name)
     for kind in ("visual", "collision"):
         seen: dict[str, int] = {}
-        for shape_el in el.findall(kind):
+        for shape_el in find_children(el, kind):
             sname = (shape_el.get("name") or "").strip()
             if sname in seen:
                 raise r.error(shape_el, f"duplicate {kind} name '{sname}' in link '{name}' (first at line {seen[sname]})")
@@ -188,7 +188,7 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
             shape = _shape(r, shape_el, name, scope, diag)
             if shape is not None:
                 (link.visuals if kind == "visual" else link.collisions).append(shape)
-    inertial = el.find("inertial")
+    inertial = find_child(el, "inertial")
     if inertial is None:
         link.inertia = Inertia(1.0, np.zeros(3), np.eye(3))  # libsdformat's default for a missing <inertial>
         return link
@@ -197,12 +197,12 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
         if auto is not None:
             link.inertia = auto
             return link
-    pose, rel = read_pose(r, inertial.find("pose"), scope.version)
+    pose, rel = read_pose(r, find_child(inertial, "pose"), scope.version)
     if rel and rel != name.split("::")[-1]:
         diag.warn(f"line {inertial.sourceline}: link '{name}': inertial pose relative_to '{rel}' ignored "
                   "(the inertial pose is in the link frame)")
     mass = child_float(r, inertial, "mass", 1.0)
-    i_el = inertial.find("inertia")
+    i_el = find_child(inertial, "inertia")
     six = [child_float(r, i_el, k, 1.0 if k in ("ixx", "iyy", "izz") else 0.0) for k in INERTIA_KEYS]
     rot = pose[:3, :3]
     link.inertia = Inertia(mass, pose[:3, 3], rot @ inertia_from_six(*six) @ rot.T)
@@ -221,7 +221,7 @@ def _auto_inertia(r: XmlReader, link_el: etree._Element, inertial: etree._Elemen
     """SDF 1.11 automatic inertia, or None (with a warning) where it cannot be computed here."""
     default_density = child_float(r, inertial, "density", DEFAULT_DENSITY)
     parts: list[tuple[float, np.ndarray, np.ndarray]] = []
-    collisions = link_el.findall("collision")
+    collisions = find_children(link_el, "collision")
     if not collisions:
         raise r.error(inertial, f"link '{name}': <inertial auto=\"true\"> needs collision shapes to compute from, "
                       "and the link has none")
@@ -239,15 +239,15 @@ def _auto_inertia(r: XmlReader, link_el: etree._Element, inertial: etree._Elemen
         volume, unit_inertia = got
         parts.append((density * volume, shape.link_H_geometry, density * unit_inertia))
     result = combine(parts)
-    if inertial.find("mass") is not None and result.mass > 0:
+    if find_child(inertial, "mass") is not None and result.mass > 0:
         scale = child_float(r, inertial, "mass", 1.0) / result.mass  # densities scaled to the given mass
         result = Inertia(result.mass * scale, result.com, result.inertia * scale)
     return result
 
 
 def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diagnostics) -> Shape | None:
-    material = _material(r, el.find("material")) if el.find("material") is not None else None
-    geo = el.find("geometry")
+    material = _material(r, find_child(el, "material")) if find_child(el, "material") is not None else None
+    geo = find_child(el, "geometry")
     if geo is None:
         diag.warn(f"line {el.sourceline}: <{el.tag}> of link '{link}' has no <geometry>; ignored")
         return None
@@ -255,14 +255,14 @@ def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diag
     if not children:
         return None
     g = children[0]
-    pose, rel = read_pose(r, el.find("pose"), scope.version)
+    pose, rel = read_pose(r, find_child(el, "pose"), scope.version)
     if rel and rel != link.split("::")[-1]:
         diag.warn(f"line {el.sourceline}: <{el.tag}> pose relative_to '{rel}' is read as relative to its link")
     name = el.get("name")
     shape: Shape
     if g.tag == "box":
         size = child_text(r, g, "size")
-        shape = Box(pose, name, size=r.floats_text(g.find("size"), 3) if size else np.ones(3))
+        shape = Box(pose, name, size=r.floats_text(find_child(g, "size"), 3) if size else np.ones(3))
     elif g.tag == "sphere":
         shape = Sphere(pose, name, radius=child_float(r, g, "radius", 1.0))
     elif g.tag == "cylinder":
@@ -272,14 +272,14 @@ def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diag
     elif g.tag == "cone":
         shape = Cone(pose, name, radius=child_float(r, g, "radius", 0.5), length=child_float(r, g, "length", 1.0))
     elif g.tag == "ellipsoid":
-        radii = g.find("radii")
+        radii = find_child(g, "radii")
         shape = Ellipsoid(pose, name, radii=r.floats_text(radii, 3) if radii is not None else np.ones(3))
     elif g.tag == "mesh":
         uri = child_text(r, g, "uri") or ""
-        scale_el = g.find("scale")
+        scale_el = find_child(g, "scale")
         scale = r.floats_text(scale_el, 3) if scale_el is not None and r.text(scale_el) else np.ones(3)
         shape = Mesh(pose, name, filename=uri, scale=scale)
-        if g.find("submesh") is not None:
+        if find_child(g, "submesh") is not None:
             diag.warn(f"line {g.sourceline}: mesh <submesh> of link '{link}' ignored (the whole mesh is used)")
     elif g.tag == "empty":
         return None
@@ -293,14 +293,14 @@ def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diag
 def _material(r: XmlReader, mat: etree._Element) -> Material:
     color = None
     for tag in ("emissive", "specular", "ambient", "diffuse"):  # diffuse wins, ambient is the fallback
-        c = mat.find(tag)
+        c = find_child(mat, tag)
         if c is not None and r.text(c):
             v = r.floats_text(c)
             if len(v) not in (3, 4) or np.any(v < 0) or np.any(v > 1):
                 raise r.error(c, f"<{tag}> needs 3 or 4 numbers between 0 and 1 (r g b [a]), got '{r.text(c)}'")
             if tag in ("ambient", "diffuse"):
                 color = np.append(v, 1.0) if len(v) == 3 else v
-    script_name = child_text(r, mat, "script/name") if mat.find("script") is not None else None
+    script_name = child_text(r, mat, "script/name") if find_child(mat, "script") is not None else None
     return Material(script_name, color, None)
 
 
@@ -450,13 +450,13 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
         diag.warn(f"line {el.sourceline}: force_torque sensor '{s.name}': its joint '{j.name}' is not in the "
                   "model (world or gearbox joint); ignored")
         return
-    ft = el.find("force_torque")
+    ft = find_child(el, "force_torque")
     frame = "parent" if s.scope.version < (1, 5) else "child"
     direction = "child_to_parent"
     if ft is not None:
         frame = child_text(r, ft, "frame") or frame
         direction = child_text(r, ft, "measure_direction") or direction
-    check_ft_keywords(frame, direction, lambda tag, msg: r.error(ft.find(tag), msg), s.name)
+    check_ft_keywords(frame, direction, lambda tag, msg: r.error(find_child(ft, tag), msg), s.name)
     parent_H = g.links[j.parent] if j.parent != WORLD else np.eye(4)
     child_H = g.links[j.child]
     if frame == "sensor":

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import ModelError
-from ..xmlutil import parse_xml
+from ..xmlutil import find_children, parse_xml
 from .document import MAX_NESTING, MAX_VERSION, parse_version_text
 
 # Documented limits (docs/sdf.md, README "Reliability").
@@ -136,7 +136,7 @@ def _model_file(directory: Path, policy: IncludePolicy | None) -> str | None:
     except ModelError:
         return None
     best: tuple[tuple[int, int], str] | None = None
-    for s in root.findall("sdf"):
+    for s in find_children(root, "sdf"):
         v = parse_version_text(s.get("version") or "0.0") or (0, 0)
         name = (s.text or "").strip()
         if not name or check_uri(name) is not None:
