@@ -26,11 +26,17 @@ COMMANDS = {  # console script -> module:function, as in setup.py
 LAUNCHER = """#!{python} -S
 # Written by scripts/fast_launchers.py (scripts/setup.sh): '{name}' without the interpreter's site
 # set-up, whose ROS bootstrapper .pth would re-execute Python for libraries this command never loads.
+# The cyclic collector is off while numpy, lxml and the package are imported (it would scan their
+# objects several times over, ~12 ms), and what they made is frozen out of its later scans.
+import gc
 import sys
 
+gc.disable()
 sys.path += {paths!r}
 from {module} import {attr}  # noqa: E402
 
+gc.freeze()
+gc.enable()
 sys.exit({attr}())
 """
 
