@@ -10,8 +10,7 @@ modules a conversion needs (no kinematics, no reduction) and starts near the int
 
 from __future__ import annotations
 
-import importlib
-
+from ._lazy import lazy_exports
 from .errors import ModelError
 
 _LAZY = {
@@ -29,14 +28,4 @@ __all__ = ["FORMATS", "Kinematics", "Model", "ModelError", "convert", "export_mo
            "save_model"]
 __version__ = "0.1.0"
 
-
-def __getattr__(name: str):
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)

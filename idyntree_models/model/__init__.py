@@ -6,7 +6,7 @@ kinematics or reduction.
 
 from __future__ import annotations
 
-import importlib
+from .._lazy import lazy_exports
 
 _LAZY = {
     **dict.fromkeys(
@@ -26,14 +26,4 @@ _LAZY = {
 
 __all__ = sorted(_LAZY)
 
-
-def __getattr__(name: str):
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
