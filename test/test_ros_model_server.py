@@ -1,6 +1,6 @@
 """model_server over real DDS: latched topics, /tf against FK and iDynTree, services, model changes.
 
-Each test starts its own server process and probe node on its own ROS_DOMAIN_ID (40-49),
+Each test starts its own server process and probe node on its own ROS_DOMAIN_ID (40-49, 67),
 discovery on loopback only.
 """
 
@@ -519,15 +519,19 @@ def test_tf_goes_on_while_a_long_conversion_runs(ros, monkeypatch, executor):
     assert len(first_half) >= 3, f"{len(first_half)} /tf messages in the first half of a {end - start:.2f} s conversion"
 
 
-def test_every_joint_states_message_makes_its_own_tf_message(ros):
+@pytest.mark.parametrize("path,domain", [("thread", 46), ("executor", 67)])
+def test_every_joint_states_message_makes_its_own_tf_message(ros, monkeypatch, path, domain):
     """No joint_states message is skipped or merged: 400 at 200 Hz give 400 /tf messages, each with its stamp.
 
     The values are checked against the model's forward kinematics computed with 4x4 matrices
     (Kinematics.joint_transforms), a different path from the quaternion rows the server publishes.
+    Both joint_states paths: the server's own thread (the default) and the executor subscription it
+    falls back to (IDYNTREE_MODELS_TF_PATH=executor, or an rclpy whose binding the thread cannot use).
     """
     from builtin_interfaces.msg import Time
 
-    server, probe = ros(46, {"model_file": str(DEMO_ARM), "publish_frequency": 0.0})
+    monkeypatch.setenv("IDYNTREE_MODELS_TF_PATH", path)  # read by the server process it starts
+    server, probe = ros(domain, {"model_file": str(DEMO_ARM), "publish_frequency": 0.0})
     wait_ready(server, probe)
     received: dict[int, object] = {}
     probe.node.create_subscription(TFMessage, "/tf", lambda m: received.setdefault(m.transforms[0].header.stamp.sec, m),

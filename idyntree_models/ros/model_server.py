@@ -179,10 +179,6 @@ class ModelServer(Node):
         self._pub_sensors = self.create_publisher(SensorList, "robot_sensors", LATCHED)
         self._pub_static = self.create_publisher(TFMessage, "/tf_static", LATCHED)
         self._pub_tf = self.create_publisher(TFMessage, "/tf", TF_QOS)
-        # joint_states -> /tf has a callback group of its own, so that conversions and model rebuilds
-        # (services, parameters, the description topic: other groups, other executor threads) never
-        # hold it up; the model swap is one reference assignment, read once per message.
-        self._tf_group = MutuallyExclusiveCallbackGroup()
         self._service_group = ReentrantCallbackGroup()
         self._model_lock = threading.Lock()  # one rebuild at a time (parameters vs description topic)
         # joint_states -> /tf runs on a thread of its own (see joint_state_tap), unless this rclpy
@@ -194,8 +190,12 @@ class ModelServer(Node):
                                              self._on_joint_state_raw)
             sys.setswitchinterval(0.001)  # a conversion holding the GIL lets /tf in within ~1 ms
         if self._tap is None:
+            # on the executor, joint_states -> /tf has a callback group of its own, so that conversions
+            # and model rebuilds (services, parameters, the description topic: other groups, other
+            # threads of a multi-threaded executor) never hold it up; the model swap is one reference
+            # assignment, read once per message
             self.create_subscription(JointState, "joint_states", self._on_joint_state, JOINT_STATES_QOS,
-                                     callback_group=self._tf_group)
+                                     callback_group=MutuallyExclusiveCallbackGroup())
         if self._from_topic:
             self.create_subscription(String, "robot_description", self._on_description_topic, LATCHED,
                                      callback_group=MutuallyExclusiveCallbackGroup())
