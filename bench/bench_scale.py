@@ -4,7 +4,7 @@
 
 URDF: synthetic trees (bench/common.py); JSON: our export of the same tree; SKEL: a serial chain of
 revolute joints (the shape that made the old cycle check quadratic).  Peak memory is the child's
-maximum resident set size (Linux ru_maxrss), which includes the interpreter and numpy (~60 MB); CPU
+peak resident set size (Linux VmHWM), which includes the interpreter and numpy (~60 MB); CPU
 time is shown next to wall time because the machine is shared.
 Targets (issue 11): a 100,000-link URDF in under 5 s and 500 MB; SKEL linear in the number of bodies.
 """
@@ -23,18 +23,25 @@ sys.path.insert(0, str(REPO))
 
 from common import synthetic_urdf, table  # noqa: E402
 
+# Peak memory is the child's VmHWM (its address space's high-water mark, new at exec): getrusage's
+# ru_maxrss starts from the parent's at fork, and this parent holds the big models it writes.
 _CHILD = r"""
-import json, resource, sys, time
+import json, sys, time
 from idyntree_models import load_model
 import logging
 logging.disable(logging.WARNING)
+
+def hwm_mb():
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) / 1024
+
 path = sys.argv[1]
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base = hwm_mb()
 t, c = time.perf_counter(), time.process_time()
 model = load_model(path)
 seconds, cpu = time.perf_counter() - t, time.process_time() - c
-print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "start_mb": base / 1024, "links": len(model.links), "joints": len(model.joints)}))
+print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": hwm_mb(), "start_mb": base, "links": len(model.links),
+                  "joints": len(model.joints)}))
 """
 
 
