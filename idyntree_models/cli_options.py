@@ -109,9 +109,6 @@ def reduce_from_args(model: Model, args: argparse.Namespace, warnings: list[str]
     return reduce(model, keep, parse_assignments(args.lock, "--lock"), warnings=warnings)
 
 
-__all__ = ["add_load_arguments", "add_reduce_arguments", "load_options_from_args", "parse_assignments", "reduce_from_args"]
-
-
 def exit_process(code: int) -> NoReturn:
     """End a command's process at once, once its output is out.
 
@@ -127,3 +124,7 @@ def exit_process(code: int) -> NoReturn:
         except (OSError, ValueError):  # a closed pipe: nothing more can be said there
             code = code or 1
     os._exit(code)
+
+
+__all__ = ["add_load_arguments", "add_reduce_arguments", "exit_process", "load_options_from_args", "parse_assignments",
+           "reduce_from_args"]
