@@ -386,6 +386,27 @@ def test_ft_sensor_in_a_joint_with_an_offset_axis_keeps_its_pose_through_urdf():
                                atol=1e-12)
 
 
+@pytest.mark.parametrize("distance", [1e308, 2e300])
+def test_an_axis_offset_near_overflow_is_refused_by_the_urdf_exporter(distance):
+    """Found by the fuzzer (the iDynTree JSON of ur10 with a wrist axis origin of 1e308): URDF writes an
+    off-origin axis as a pose and its inverse on a helper link, and at that distance the reloaded
+    model's poses overflow or cancel where the original's do not. Refused with the joint named, as SDF
+    refuses poses beyond 1e300 m; a far but representable offset is written and keeps the kinematics."""
+    doc = json.loads(export_model(load_model('<robot name="r"><link name="a"/><link name="b"><inertial><mass '
+                                             'value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>'
+                                             '</inertial></link><joint name="j" type="continuous"><parent link="a"/>'
+                                             '<child link="b"/><axis xyz="0 1 0"/></joint></robot>', "urdf"), "json"))
+    doc["joints"][0]["axis"]["origin"] = [distance, 0.0, 0.0]
+    model = load_model(json.dumps(doc), "json")
+    with pytest.raises(ModelError, match=r"joint 'j'.*axis passes .* from the child link origin.*overflows beyond 1e\+300"):
+        export_model(model, "urdf")
+    doc["joints"][0]["axis"]["origin"] = [1e3, 0.0, 0.0]
+    near = load_model(json.dumps(doc), "json")
+    back = load_model(export_model(near, "urdf"), "urdf")
+    wa, wb = Kinematics(near).world_transforms({"j": 0.7}), Kinematics(back).world_transforms({"j": 0.7})
+    np.testing.assert_allclose(wb["b"], wa["b"], atol=1e-9)
+
+
 def test_ft_sensor_in_a_joint_urdf_readers_drop_is_dropped_with_a_warning():
     """Found by the fuzzer: an F/T sensor in the fixed joint of a massless root link. URDF readers turn
     that link into a frame and drop the joint, so writing the sensor gave a file that does not load."""

@@ -58,6 +58,15 @@ def unique_name(base: str, taken: Collection[str] | Callable[[str], bool], suffi
     return f"{base}{suffix}{k}"
 
 
+MAX_DISTANCE = 1e300
+"""Farthest (m) an exporter places anything that its format composes with other poses.
+
+Readers compose poses (SDF: relative to the model, to each other, inverted for joints; URDF: an axis
+offset becomes a pose and its inverse on two links): beyond this, sums and differences of coordinates
+near the largest double (1.8e308) overflow to infinity or cancel to nothing, and the file reads back
+as another model, or not at all.  No robot is 1e300 m long."""
+
+
 def format_number(x: float, what: str = "value") -> str:
     """Shortest text that reads back to the same double (Python's repr), `-0.0` written as `0.0`.
 
@@ -94,6 +103,7 @@ def remembered_rotation(convention: str, angles: np.ndarray, build: Callable[[np
 
 
 __all__ = [
+    "MAX_DISTANCE",
     "remembered_rotation",
     "FT_DIRECTIONS",
     "FT_FRAMES",

@@ -44,7 +44,7 @@ from ..model.spherical import unfold_spherical_joints
 from ..model.topology import frame_edge, root_frame, tree_order
 from ..model.transforms import inverse, matrix_to_rpy, rpy_xyz_to_transform, translation
 from .base import Diagnostics, ExportOptions
-from .common import format_number
+from .common import MAX_DISTANCE, format_number
 
 # poses closer than this are "the same" when deciding that a frame is a sensor's own frame
 _SAME_POSE = 1e-12
@@ -327,6 +327,10 @@ def _split_axis_offsets(model: Model, diag: Diagnostics) -> None:
         perp = o - float(o @ joint.axis) * joint.axis
         if np.linalg.norm(perp) <= 1e-12:
             continue
+        if not float(np.max(np.abs(perp))) <= MAX_DISTANCE:
+            raise ModelError(f"its axis passes {float(np.max(np.abs(perp))):.3g} m from the child link origin: URDF "
+                             "needs that offset as a pose and its inverse on an extra link, whose composition "
+                             f"overflows beyond {MAX_DISTANCE:g} m", element=f"joint '{joint.name}'")
         helper = f"{joint.child}_axis_offset"
         k = 1
         while helper in model.links or helper in model.frames:

@@ -36,7 +36,7 @@ from ...model.model import (
 from ...model.transforms import inverse, make_transform, matrix_to_rpy
 from ...model.validation import check_inertia, validate
 from ..base import Diagnostics, ExportOptions, LoadOptions
-from ..common import format_number, inertia_six, unique_name
+from ..common import MAX_DISTANCE, format_number, inertia_six, unique_name
 from ..numbers import NumberError, show, xml_doubles
 from .document import IDYNTREE_NS
 from .frames import WORLD
@@ -193,14 +193,6 @@ def _zero_pose(model: Model) -> dict[str, np.ndarray]:
         for j in plain.joints.values():
             j.mimic = None
     return Kinematics(plain).world_transforms({})
-
-
-MAX_DISTANCE = 1e300
-"""Farthest (m) any link, frame, joint or sensor may lie from the model frame at the zero configuration.
-
-SDF readers compose poses (relative to the model, to each other, and inverted for joints): beyond
-this, sums and differences of coordinates near the largest double (1.8e308) overflow to infinity,
-and the reader refuses the file.  No robot is 1e300 m long."""
 
 
 def _check_range(model: Model, world_H: dict[str, np.ndarray]) -> None:
