@@ -213,6 +213,10 @@ def exact_rpy(rot: np.ndarray) -> list[float]:
     rot = np.asarray(rot, dtype=float)
     if np.array_equal(rot, _EYE3):  # a third of a robot's origins only translate: 0 0 0 rebuilds I exactly
         return [0.0, 0.0, 0.0]
+
+    def rebuilds(angles) -> bool:
+        return np.array_equal(rpy_xyz_to_transform(angles, _ZERO3)[:3, :3], rot)
+
     rpy = [float(a) for a in matrix_to_rpy(rot)]
     other = [_wrap(rpy[0] + math.pi), _wrap(math.pi - rpy[1]), _wrap(rpy[2] + math.pi)]
     for sol in (rpy, other):
@@ -221,18 +225,17 @@ def exact_rpy(rot: np.ndarray) -> list[float]:
         for rel, ulps in ((1e-12, 0.0), (1e-15, 4.0)):
             quick = [0.0 if abs(a) < 1e-12 else _shortest(a, rel * max(1.0, abs(a)) + ulps * math.ulp(a)) for a in sol]
             cand = [a if c is None else c for a, c in zip(sol, quick)]
-            if np.array_equal(rpy_xyz_to_transform(cand, _ZERO3)[:3, :3], rot):
-                return cand
-            # next to +-pi, atan2 gives either sign (the source's 3.14159265359 comes back negative)
+            # the candidate, then, next to +-pi where atan2 gives either sign (the source's 3.14159265359
+            # comes back negative), the candidate with those angles' signs flipped
             near_pi = [i for i, a in enumerate(cand) if abs(a) > 3.14]
-            for flips in range(1, 1 << len(near_pi)):
+            for flips in range(1 << len(near_pi)):
                 flipped = list(cand)
                 for bit, i in enumerate(near_pi):
                     if flips >> bit & 1:
                         flipped[i] = -flipped[i]
-                if np.array_equal(rpy_xyz_to_transform(flipped, _ZERO3)[:3, :3], rot):
+                if rebuilds(flipped):
                     return flipped
-    if np.array_equal(rpy_xyz_to_transform(rpy, _ZERO3)[:3, :3], rot):
+    if rebuilds(rpy):
         return rpy
     m = rot.tolist()
 
@@ -265,7 +268,7 @@ def exact_rpy(rot: np.ndarray) -> list[float]:
                             continue
                         for cr in rolls[sr]:
                             for cy in yaws[sy]:
-                                if np.array_equal(rpy_xyz_to_transform((cr, cp, cy), _ZERO3)[:3, :3], rot):
+                                if rebuilds((cr, cp, cy)):
                                     return [cr, cp, cy]
     return rpy
 
@@ -327,8 +330,9 @@ def _split_axis_offsets(model: Model, diag: Diagnostics) -> None:
         perp = o - float(o @ joint.axis) * joint.axis
         if np.linalg.norm(perp) <= 1e-12:
             continue
-        if not float(np.max(np.abs(perp))) <= MAX_DISTANCE:
-            raise ModelError(f"its axis passes {float(np.max(np.abs(perp))):.3g} m from the child link origin: URDF "
+        distance = float(np.max(np.abs(perp)))
+        if not distance <= MAX_DISTANCE:
+            raise ModelError(f"its axis passes {distance:.3g} m from the child link origin: URDF "
                              "needs that offset as a pose and its inverse on an extra link, whose composition "
                              f"overflows beyond {MAX_DISTANCE:g} m", element=f"joint '{joint.name}'")
         helper = f"{joint.child}_axis_offset"
