@@ -127,9 +127,6 @@ class _Joint:
     implicit: bool = False
 
 
-_EYE4 = np.eye(4)
-
-
 def _xyz_rotation(a: np.ndarray) -> np.ndarray:
     return rot_x(a[0]) @ rot_y(a[1]) @ rot_z(a[2])
 
@@ -166,10 +163,7 @@ class _SkelReader(XmlReader):
         if el is None:
             return np.eye(4)
         v = self.floats_list(el, el.text or "", "<transformation> value", 6)
-        t = _EYE4.copy()
-        t[:3, :3] = remembered_rotation("xyz", np.array(v[3:]), _xyz_rotation)
-        t[:3, 3] = v[:3]
-        return t
+        return make_transform(remembered_rotation("xyz", np.array(v[3:]), _xyz_rotation), v[:3])
 
     def bool_value(self, el: etree._Element) -> bool:
         value = self.text(el).lower()

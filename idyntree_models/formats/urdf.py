@@ -34,7 +34,7 @@ from ..model.model import (
     Sphere,
     assemble,
 )
-from ..model.transforms import inverse, rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_vector
+from ..model.transforms import IDENTITY, inverse, rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_vector
 from .base import Diagnostics, LoadOptions
 from .xmlutil import XmlReader, XmlStream
 
@@ -50,9 +50,6 @@ FT_FRAMES = ("child", "parent", "sensor")
 FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
 
 
-_EYE4 = np.eye(4)
-
-
 class _UrdfReader(XmlReader):
     def origin(self, parent: etree._Element) -> np.ndarray:
         return self.pose(_first(parent).get("origin"))
@@ -60,7 +57,7 @@ class _UrdfReader(XmlReader):
     def pose(self, el: etree._Element | None) -> np.ndarray:
         """The pose of an <origin> element (identity when there is none)."""
         if el is None:
-            return _EYE4.copy()  # several times cheaper than np.eye(4)
+            return IDENTITY.copy()  # several times cheaper than np.eye(4)
         xyz = self.vec3_attr(el, "xyz", (0.0, 0.0, 0.0))
         rpy = self.vec3_attr(el, "rpy", (0.0, 0.0, 0.0))
         return rpy_xyz_to_transform(rpy, xyz)
@@ -103,7 +100,7 @@ class _Numbers:
 
     def resolve(self) -> None:
         for owners, poses in ((self.owners, rpy_xyz_to_transforms(self.rpy, self.xyz)),
-                              (self.identity, np.broadcast_to(_EYE4, (len(self.identity), 4, 4)).copy())):
+                              (self.identity, np.broadcast_to(IDENTITY, (len(self.identity), 4, 4)).copy())):
             for owner, pose in zip(owners, poses):
                 if type(owner) is Joint:
                     owner.rest_transform = pose

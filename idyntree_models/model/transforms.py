@@ -17,7 +17,7 @@ IDENTITY.setflags(write=False)
 
 
 def make_transform(rotation: np.ndarray | None = None, position=None) -> np.ndarray:
-    t = np.eye(4)
+    t = IDENTITY.copy()  # a copy is several times cheaper than np.eye(4), and loaders make one a pose
     if rotation is not None:
         t[:3, :3] = rotation
     if position is not None:
