@@ -233,20 +233,20 @@ def root_tag(text: str) -> str | None:
     return m.group(1) if m else None
 
 
+def _is_path(tag: str) -> bool:
+    return "/" in tag or "[" in tag or tag[:1] in (".", "*")
+
+
 def find_child(el: etree._Element, tag: str) -> etree._Element | None:
     """`el.find(tag)`: the first child element `tag`.  For a plain (or {namespace}) tag it is looked up
     directly, at a third of the cost of find, which goes through lxml's path language in Python (a
     SKEL body or an SDF link asks for some twenty children); a path goes to find."""
-    if "/" in tag or "[" in tag or tag[:1] in (".", "*"):
-        return el.find(tag)
-    return next(el.iterchildren(tag), None)
+    return el.find(tag) if _is_path(tag) else next(el.iterchildren(tag), None)
 
 
 def find_children(el: etree._Element, tag: str) -> list[etree._Element]:
     """`el.findall(tag)`, the same way as find_child."""
-    if "/" in tag or "[" in tag or tag[:1] in (".", "*"):
-        return el.findall(tag)
-    return list(el.iterchildren(tag))
+    return el.findall(tag) if _is_path(tag) else list(el.iterchildren(tag))
 
 
 def describe(el: etree._Element) -> str:
