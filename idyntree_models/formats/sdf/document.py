@@ -142,6 +142,13 @@ def child_bool(r: XmlReader, el: etree._Element, tag: str, default: bool) -> boo
     return r.bool_text(c) if c is not None and r.text(c) else default
 
 
+def is_colour(values) -> bool:
+    """Whether numbers are an SDF colour, r g b [a] each in [0, 1]: what the reader accepts in a
+    material, and so what the writer may write there."""
+    v = np.asarray(values, dtype=float).ravel()
+    return v.size in (3, 4) and bool(np.all(np.isfinite(v)) and np.all(v >= 0) and np.all(v <= 1))
+
+
 def is_true(value: str | None) -> bool:
     return (value or "").strip().lower() in ("true", "1")
 
@@ -330,6 +337,7 @@ __all__ = [
     "child_bool",
     "child_float",
     "child_text",
+    "is_colour",
     "is_true",
     "parse_version_text",
     "read_document",

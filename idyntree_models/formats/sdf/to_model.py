@@ -44,7 +44,7 @@ from ...model.validation import check_inertia
 from ..base import Diagnostics, LoadOptions
 from ..common import INERTIA_KEYS, check_ft_keywords, inertia_from_six, unique_name
 from ..xmlutil import XmlReader, find_child, find_children
-from .document import IDYNTREE_NS, child_float, child_text, is_true, read_pose
+from .document import IDYNTREE_NS, child_float, child_text, is_colour, is_true, read_pose
 from .frames import WORLD, Scope
 from .inertia import DEFAULT_DENSITY, combine, solid
 from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor
@@ -296,7 +296,7 @@ def _material(r: XmlReader, mat: etree._Element) -> Material:
         c = find_child(mat, tag)
         if c is not None and r.text(c):
             v = r.floats_text(c)
-            if len(v) not in (3, 4) or np.any(v < 0) or np.any(v > 1):
+            if not is_colour(v):
                 raise r.error(c, f"<{tag}> needs 3 or 4 numbers between 0 and 1 (r g b [a]), got '{r.text(c)}'")
             if tag in ("ambient", "diffuse"):
                 color = np.append(v, 1.0) if len(v) == 3 else v

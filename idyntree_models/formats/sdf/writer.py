@@ -38,7 +38,7 @@ from ...model.validation import check_inertia, validate
 from ..base import Diagnostics, ExportOptions, LoadOptions
 from ..common import MAX_DISTANCE, format_number, inertia_six, unique_name
 from ..numbers import NumberError, show, xml_doubles
-from .document import IDYNTREE_NS
+from .document import IDYNTREE_NS, is_colour
 from .frames import WORLD
 from .gazebo import apply_gazebo_extensions, gazebo_extensions
 from .reader import UNLIMITED, read_sdf
@@ -434,7 +434,7 @@ def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str
         _sub(ge, "empty")
     if kind == "visual" and shape.material is not None and shape.material.color is not None:
         color = np.asarray(shape.material.color, dtype=float)
-        if color.size not in (3, 4) or not np.all(np.isfinite(color)) or np.any(color < 0) or np.any(color > 1):
+        if not is_colour(color):
             raise ModelError(f"colour {color.tolist()} of {what} is outside [0, 1]; SDF needs r g b a in [0, 1]",
                              element=f"link '{link}'")
         me = _sub(se, "material")
@@ -459,7 +459,7 @@ def _check_material_colours(m: etree._Element) -> None:
                 v, why = [], f"'{e.token}' is not a number"
             else:
                 why = "not 3 or 4 numbers in [0, 1]"
-            if len(v) not in (3, 4) or any(x < 0 or x > 1 for x in v):
+            if not is_colour(v):
                 raise ModelError(f"<{c.tag}> '{show(c.text.strip())}' of visual '{visual.get('name')}' (from a "
                                  f"<gazebo> block): {why}; SDF needs r g b [a] in [0, 1]",
                                  element=f"link '{link.get('name')}'")
