@@ -9,6 +9,7 @@ import sys
 
 from .api import export_model, load_model
 from .cli_options import (
+    HelpFormatter,
     add_reduce_arguments,
     add_xacro_and_strict_arguments,
     exit_process,
@@ -26,6 +27,7 @@ log = logging.getLogger("idyntree_models")
 def build_parser() -> argparse.ArgumentParser:
     names = ", ".join(FORMATS)
     p = argparse.ArgumentParser(
+        formatter_class=HelpFormatter,
         prog="idyntree-model-convert",
         description=f"Convert robot models between formats ({names}). "
         "Formats are detected from the file extension (.urdf, .sdf/.world, .json, .skel, .xacro) or, "

@@ -17,6 +17,28 @@ from .errors import ModelError
 from .model.model import Model
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's, given the terminal width as shutil.get_terminal_size finds it: argparse imports
+    shutil for that when a parser is built (3 ms of the converter's start-up, and bz2 and lzma with it)."""
+
+    def __init__(self, prog: str, **kwargs) -> None:
+        kwargs.setdefault("width", _columns() - 2)
+        super().__init__(prog, **kwargs)
+
+
+def _columns() -> int:
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
 def add_load_arguments(p: argparse.ArgumentParser) -> None:
     """Parser options of every command that reads a model (idyntree-model-convert spells out the same ones)."""
     p.add_argument("--input-format", help="input format (default: from the extension or the content)")

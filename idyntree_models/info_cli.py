@@ -19,6 +19,7 @@ from pathlib import Path
 
 from .api import load_model
 from .cli_options import (
+    HelpFormatter,
     add_load_arguments,
     add_reduce_arguments,
     exit_process,
@@ -36,6 +37,7 @@ GRAPH_FORMATS = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf"
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
+        formatter_class=HelpFormatter,
         prog=PROG,
         allow_abbrev=False,
         description="Show what a robot model contains (URDF, SDFormat, iDynTree model JSON, SKEL, MJCF).",

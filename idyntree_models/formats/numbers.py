@@ -20,7 +20,6 @@ reader adds the element, attribute or JSON path and the line.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 
@@ -233,6 +232,8 @@ def json_loads(text: str, object_pairs_hook=None):
     Refused numbers are left in the document as `BadJsonNumber` for `json_number` to report with
     their path; `ValueError`s of the json module (syntax) propagate as `json.JSONDecodeError`.
     """
+    import json  # here: the URDF converter's start-up never needs it (3 ms)
+
     hooks = _JsonHooks()
     return json.loads(
         text,

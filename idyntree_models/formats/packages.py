@@ -11,7 +11,6 @@ IGN_GAZEBO_RESOURCE_PATH, and directories given as options).  No ROS installatio
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from lxml import etree
 
@@ -25,13 +24,13 @@ def _env_list(var: str) -> list[str]:
 
 def package_name(directory: str | os.PathLike) -> str:
     """The `<name>` of a package.xml (the directory name when the file cannot be read)."""
-    path = Path(directory) / "package.xml"
+    directory = os.fspath(directory)
     try:
         parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
-        name = etree.parse(str(path), parser).getroot().findtext("name")
+        name = etree.parse(os.path.join(directory, "package.xml"), parser).getroot().findtext("name")
     except (OSError, etree.XMLSyntaxError):
         name = None
-    return (name or "").strip() or Path(directory).name
+    return (name or "").strip() or os.path.basename(os.path.normpath(directory))
 
 
 def _crawl(root: str) -> dict[str, str]:
@@ -52,9 +51,8 @@ def _crawl(root: str) -> dict[str, str]:
 def find_package(name: str) -> str | None:
     """The share (or source) directory of ROS package `name`, or None."""
     for prefix in _env_list("AMENT_PREFIX_PATH"):
-        marker = Path(prefix) / "share" / "ament_index" / "resource_index" / "packages" / name
-        if marker.is_file():
-            return str(Path(prefix) / "share" / name)
+        if os.path.isfile(os.path.join(prefix, "share", "ament_index", "resource_index", "packages", name)):
+            return os.path.join(prefix, "share", name)
     for root in _env_list("ROS_PACKAGE_PATH"):
         if root not in _crawl_cache:
             _crawl_cache[root] = _crawl(root) if os.path.isdir(root) else {}
@@ -87,19 +85,22 @@ def model_paths(extra: tuple[str, ...] | list[str] = ()) -> list[str]:
 def find_model_dir(name: str, extra: tuple[str, ...] | list[str] = ()) -> str | None:
     """The directory of model `name` (what `model://name/` stands for), or a package of that name."""
     for d in model_paths(extra):
-        candidate = Path(d) / name
-        if candidate.is_dir():
-            return str(candidate)
+        candidate = os.path.join(d, name)
+        if os.path.isdir(candidate):
+            return candidate
     return find_package(name)
 
 
 def enclosing(path: str, marker: str) -> str | None:
     """The nearest directory at or above `path` that holds `marker` (package.xml, model.config)."""
-    p = Path(path).parent
-    for d in (p, *p.parents):
-        if (d / marker).is_file():
-            return str(d)
-    return None
+    d = os.path.dirname(path.rstrip("/") or "/") or "."  # os.path, not pathlib: the converter never imports it
+    while True:
+        if os.path.isfile(os.path.join(d, marker)):
+            return d
+        up = os.path.dirname(d) or "."
+        if up == d:
+            return None
+        d = up
 
 
 __all__ = ["enclosing", "find_model_dir", "find_package", "model_paths", "package_name", "searched_for_packages"]
