@@ -18,6 +18,38 @@ from .transforms import IDENTITY
 T = TypeVar("T")
 
 
+class _Record:
+    """repr and == from the dataclass fields, as dataclass writes them, but written once here.
+
+    dataclass generates and compiles a __repr__ and an __eq__ for every class at import time, and
+    with the __init__s that was 12 ms of the converter's start-up; the model's classes get their
+    __init__ generated (it runs for every object) and these two shared (they run in a debugger).
+    Equality is dataclass's: same class, then the tuples of compared fields.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
+        return f"{type(self).__qualname__}({shown})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _compared(self) == _compared(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as dataclass's eq=True without frozen
+
+
+def _compared(obj: _Record) -> tuple:
+    return tuple(getattr(obj, f.name) for f in fields(obj) if f.compare)
+
+
+def record(cls: type[T]) -> type[T]:
+    """A dataclass whose repr and == are _Record's (the class derives from it) instead of generated ones."""
+    return dataclass(cls, repr=False, eq=False)
+
+
 def _vec(v, n: int = 3) -> np.ndarray:
     a = np.array(v, dtype=float).reshape(n)
     return a
@@ -34,8 +66,8 @@ class JointType(str, Enum):
         return {"fixed": 0, "revolute": 1, "prismatic": 1, "spherical": 3}[self.value]
 
 
-@dataclass
-class Inertia:
+@record
+class Inertia(_Record):
     """Mass, centre of mass (link frame) and rotational inertia about the COM in link axes.
 
     Stored about the COM because that is what URDF, SDF and SKEL write; iDynTree's JSON wants it
@@ -68,8 +100,8 @@ def _steiner(inertia: np.ndarray, mass: float, c: np.ndarray, sign: float) -> np
         return inertia + sign * mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
 
 
-@dataclass
-class Limits:
+@record
+class Limits(_Record):
     """Joint limits with explicit has-flags, as iDynTree keeps them."""
 
     has_position_limits: bool = False
@@ -81,14 +113,14 @@ class Limits:
     velocity_limit: float = 0.0
 
 
-@dataclass
-class Dynamics:
+@record
+class Dynamics(_Record):
     damping: float = 0.0
     friction: float = 0.0
 
 
-@dataclass
-class Mimic:
+@record
+class Mimic(_Record):
     """child position = multiplier * joint position + offset."""
 
     joint: str
@@ -96,8 +128,8 @@ class Mimic:
     offset: float = 0.0
 
 
-@dataclass
-class Joint:
+@record
+class Joint(_Record):
     """A joint between two links.
 
     `rest_transform` is parent_H_child at zero position.  For 1-DOF joints `axis` is a unit
@@ -138,15 +170,15 @@ class Joint:
         return self.type is JointType.REVOLUTE and not self.limits.has_position_limits
 
 
-@dataclass
-class Material:
+@record
+class Material(_Record):
     name: str | None = None
     color: np.ndarray | None = None  # rgba
     texture: str | None = None
 
 
-@dataclass
-class Shape:
+@record
+class Shape(_Record):
     """Visual or collision geometry attached to a link (pose in the link frame)."""
 
     link_H_geometry: np.ndarray = field(default_factory=lambda: np.eye(4))
@@ -159,19 +191,19 @@ class Shape:
     kind = "shape"
 
 
-@dataclass
+@record
 class Box(Shape):
     size: np.ndarray = field(default_factory=lambda: np.ones(3))
     kind = "box"
 
 
-@dataclass
+@record
 class Sphere(Shape):
     radius: float = 1.0
     kind = "sphere"
 
 
-@dataclass
+@record
 class Cylinder(Shape):
     """Axis along z, centred on the origin, as URDF and SDF define it."""
 
@@ -180,43 +212,43 @@ class Cylinder(Shape):
     kind = "cylinder"
 
 
-@dataclass
+@record
 class Mesh(Shape):
     filename: str = ""
     scale: np.ndarray = field(default_factory=lambda: np.ones(3))
     kind = "mesh"
 
 
-@dataclass
+@record
 class Ellipsoid(Shape):
     radii: np.ndarray = field(default_factory=lambda: np.ones(3))
     kind = "ellipsoid"
 
 
-@dataclass
+@record
 class Capsule(Shape):
     radius: float = 1.0
     length: float = 1.0
     kind = "capsule"
 
 
-@dataclass
+@record
 class Cone(Shape):
     radius: float = 1.0
     length: float = 1.0
     kind = "cone"
 
 
-@dataclass
-class Link:
+@record
+class Link(_Record):
     name: str
     inertia: Inertia = field(default_factory=Inertia)
     visuals: list[Shape] = field(default_factory=list)
     collisions: list[Shape] = field(default_factory=list)
 
 
-@dataclass
-class Frame:
+@record
+class Frame(_Record):
     """An additional frame rigidly attached to a link (iDynTree's 'additional frame')."""
 
     name: str
@@ -232,8 +264,8 @@ class SensorType(str, Enum):
     OTHER = "other"
 
 
-@dataclass
-class Sensor:
+@record
+class Sensor(_Record):
     name: str
 
     type = SensorType.OTHER
@@ -248,7 +280,7 @@ class Sensor:
         raise NotImplementedError
 
 
-@dataclass
+@record
 class LinkSensor(Sensor):
     """A sensor rigidly attached to one link: accelerometer, gyroscope and similar."""
 
@@ -274,7 +306,7 @@ class LinkSensor(Sensor):
         return self.link_H_sensor
 
 
-@dataclass
+@record
 class ForceTorqueSensor(Sensor):
     """Six-axis F/T sensor in a joint, with iDynTree's semantics.
 
@@ -306,8 +338,8 @@ class ForceTorqueSensor(Sensor):
         return self.second_link_H_sensor
 
 
-@dataclass
-class Extension:
+@record
+class Extension(_Record):
     """An element of the source file that the model has no field for, kept verbatim as XML text.
 
     URDF files carry `<transmission>`, `<gazebo>`, `<ros2_control>`, a joint's `<calibration>` and
@@ -340,8 +372,8 @@ class FrameJoint:
     frame_is_parent: bool = False
 
 
-@dataclass
-class Model:
+@record
+class Model(_Record):
     """A tree of links connected by joints, plus frames, sensors and metadata.
 
     Links, joints, frames and sensors are kept in insertion order and looked up by name: the
