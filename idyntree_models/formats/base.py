@@ -6,8 +6,9 @@ import logging
 import os
 import re
 import stat
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 
+from .._record import Record, record
 from ..errors import ModelError
 from .numbers import show
 
@@ -137,8 +138,8 @@ def referenced_file(ref: str, options: LoadOptions, what: str) -> str:
     return real
 
 
-@dataclass
-class LoadOptions:
+@record
+class LoadOptions(Record):
     """Parser options; each format reads the ones that apply to it."""
 
     convert_three_revolute_joints_to_spherical: bool = False
@@ -169,8 +170,8 @@ class LoadOptions:
         return _from_kwargs(cls, kwargs, "parser")
 
 
-@dataclass
-class ExportOptions:
+@record
+class ExportOptions(Record):
     """Exporter options; each format reads the ones that apply to it."""
 
     export_spherical_joints_as_three_revolute_joints: bool = True
@@ -210,8 +211,8 @@ STRICT_NOTE = "(strict: warnings are errors)"
 _LINE_PREFIX = re.compile(r"^line \d+: ")
 
 
-@dataclass
-class Diagnostics:
+@record
+class Diagnostics(Record):
     """Collects warnings for the caller (the CLI prints them, services return them) and logs them.
 
     Each distinct warning is kept and logged once.  With `strict`, a warning is raised as a

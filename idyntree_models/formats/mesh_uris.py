@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass
 
+from .._record import Record, record
 from ..errors import ModelError
 from ..model.model import Mesh, Model
 from .base import Diagnostics, ExportOptions
@@ -31,8 +31,8 @@ DEFAULT_STYLE = {"sdf": "sdf-default"}
 _SHOWN = 6
 
 
-@dataclass
-class _Ref:
+@record
+class _Ref(Record):
     scheme: str  # package, model, file, relative, other
     body: str  # what follows the scheme: "pkg/path", "/abs/path", "rel/path", or the whole URI
 

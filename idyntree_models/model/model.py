@@ -13,41 +13,10 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .._record import Record, record
 from .transforms import IDENTITY
 
 T = TypeVar("T")
-
-
-class _Record:
-    """repr and == from the dataclass fields, as dataclass writes them, but written once here.
-
-    dataclass generates and compiles a __repr__ and an __eq__ for every class at import time, and
-    with the __init__s that was 12 ms of the converter's start-up; the model's classes get their
-    __init__ generated (it runs for every object) and these two shared (they run in a debugger).
-    Equality is dataclass's: same class, then the tuples of compared fields.
-    """
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
-        return f"{type(self).__qualname__}({shown})"
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _compared(self) == _compared(other)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as dataclass's eq=True without frozen
-
-
-def _compared(obj: _Record) -> tuple:
-    return tuple(getattr(obj, f.name) for f in fields(obj) if f.compare)
-
-
-def record(cls: type[T]) -> type[T]:
-    """A dataclass whose repr and == are _Record's (the class derives from it) instead of generated ones."""
-    return dataclass(cls, repr=False, eq=False)
 
 
 def _vec(v, n: int = 3) -> np.ndarray:
@@ -67,7 +36,7 @@ class JointType(str, Enum):
 
 
 @record
-class Inertia(_Record):
+class Inertia(Record):
     """Mass, centre of mass (link frame) and rotational inertia about the COM in link axes.
 
     Stored about the COM because that is what URDF, SDF and SKEL write; iDynTree's JSON wants it
@@ -101,7 +70,7 @@ def _steiner(inertia: np.ndarray, mass: float, c: np.ndarray, sign: float) -> np
 
 
 @record
-class Limits(_Record):
+class Limits(Record):
     """Joint limits with explicit has-flags, as iDynTree keeps them."""
 
     has_position_limits: bool = False
@@ -114,13 +83,15 @@ class Limits(_Record):
 
 
 @record
-class Dynamics(_Record):
+class Dynamics(Record):
+    """A joint's viscous damping and Coulomb friction (URDF's <dynamics>): kept for the exporters."""
+
     damping: float = 0.0
     friction: float = 0.0
 
 
 @record
-class Mimic(_Record):
+class Mimic(Record):
     """child position = multiplier * joint position + offset."""
 
     joint: str
@@ -129,7 +100,7 @@ class Mimic(_Record):
 
 
 @record
-class Joint(_Record):
+class Joint(Record):
     """A joint between two links.
 
     `rest_transform` is parent_H_child at zero position.  For 1-DOF joints `axis` is a unit
@@ -171,14 +142,16 @@ class Joint(_Record):
 
 
 @record
-class Material(_Record):
+class Material(Record):
+    """A shape's look: a named material, an rgba colour in [0, 1] and/or a texture file, as the source gave them."""
+
     name: str | None = None
     color: np.ndarray | None = None  # rgba
     texture: str | None = None
 
 
 @record
-class Shape(_Record):
+class Shape(Record):
     """Visual or collision geometry attached to a link (pose in the link frame)."""
 
     link_H_geometry: np.ndarray = field(default_factory=lambda: np.eye(4))
@@ -193,12 +166,16 @@ class Shape(_Record):
 
 @record
 class Box(Shape):
+    """`size`: the full edge lengths along x, y, z (URDF, SDF and SKEL all write those, not half-sizes)."""
+
     size: np.ndarray = field(default_factory=lambda: np.ones(3))
     kind = "box"
 
 
 @record
 class Sphere(Shape):
+    """Centred on the shape's frame."""
+
     radius: float = 1.0
     kind = "sphere"
 
@@ -214,6 +191,8 @@ class Cylinder(Shape):
 
 @record
 class Mesh(Shape):
+    """`filename` as the source wrote it (package://, model://, relative: see formats.mesh_uris), `scale` per axis."""
+
     filename: str = ""
     scale: np.ndarray = field(default_factory=lambda: np.ones(3))
     kind = "mesh"
@@ -221,12 +200,16 @@ class Mesh(Shape):
 
 @record
 class Ellipsoid(Shape):
+    """`radii`: the semi-axes along x, y, z (SDF's and MJCF's ellipsoid)."""
+
     radii: np.ndarray = field(default_factory=lambda: np.ones(3))
     kind = "ellipsoid"
 
 
 @record
 class Capsule(Shape):
+    """A cylinder of `length` along z with hemispheres of `radius` on both ends (the ends not in `length`)."""
+
     radius: float = 1.0
     length: float = 1.0
     kind = "capsule"
@@ -234,13 +217,17 @@ class Capsule(Shape):
 
 @record
 class Cone(Shape):
+    """Axis along z, base of `radius`, height `length` (SDF 1.11's cone)."""
+
     radius: float = 1.0
     length: float = 1.0
     kind = "cone"
 
 
 @record
-class Link(_Record):
+class Link(Record):
+    """A rigid body: its inertia and its shapes, each pose in the link frame."""
+
     name: str
     inertia: Inertia = field(default_factory=Inertia)
     visuals: list[Shape] = field(default_factory=list)
@@ -248,7 +235,7 @@ class Link(_Record):
 
 
 @record
-class Frame(_Record):
+class Frame(Record):
     """An additional frame rigidly attached to a link (iDynTree's 'additional frame')."""
 
     name: str
@@ -265,7 +252,9 @@ class SensorType(str, Enum):
 
 
 @record
-class Sensor(_Record):
+class Sensor(Record):
+    """What every sensor has: a name unique among sensors; subclasses say where it is mounted."""
+
     name: str
 
     type = SensorType.OTHER
@@ -339,7 +328,7 @@ class ForceTorqueSensor(Sensor):
 
 
 @record
-class Extension(_Record):
+class Extension(Record):
     """An element of the source file that the model has no field for, kept verbatim as XML text.
 
     URDF files carry `<transmission>`, `<gazebo>`, `<ros2_control>`, a joint's `<calibration>` and
@@ -373,7 +362,7 @@ class FrameJoint:
 
 
 @record
-class Model(_Record):
+class Model(Record):
     """A tree of links connected by joints, plus frames, sensors and metadata.
 
     Links, joints, frames and sensors are kept in insertion order and looked up by name: the

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 
 import numpy as np
 
+from .._record import Record, record
 from ..errors import ModelError
 from .model import FrameJoint, Joint, Model
 from .transforms import inverse
 
 
-@dataclass
-class TreeOrder:
+@record
+class TreeOrder(Record):
+    """The links in breadth-first order from the root, with each link's joints to its children and its depth."""
+
     root: str
     order: list[str]  # links, parents before children (breadth first)
     parent_joint: dict[str, Joint]  # child link -> joint
