@@ -1,7 +1,7 @@
 """Setup of the idyntree_models ament_python package."""
 
-from glob import glob
 import os
+from glob import glob
 
 from setuptools import find_packages, setup
 

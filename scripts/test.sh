@@ -51,8 +51,7 @@ elif [ "$rc" -ne 0 ]; then
 fi
 
 if [ -x .venv/bin/ruff ]; then
-  targets=()
-  for d in idyntree_models test bench; do [ -d "$d" ] && targets+=("$d"); done
+  targets=(.)  # the package, tests, benchmarks, launch files, scripts and setup.py alike
   if [ "${#targets[@]}" -gt 0 ]; then
     echo "[test] ruff check ${targets[*]}"
     .venv/bin/ruff check "${targets[@]}" || { [ "$status" -ne 0 ] || status=1; }
