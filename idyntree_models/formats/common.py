@@ -78,8 +78,17 @@ def format_number(x: float, what: str = "value") -> str:
     return repr(x)
 
 
+def format_number_list(values, what: str = "value") -> list[str]:
+    """format_number of each of `values` (any shape), with one finiteness test for all of them: a writer
+    formats thousands of numbers, and a call each was a tenth of a URDF export."""
+    flat = np.ravel(np.asarray(values, dtype=float)).tolist()
+    if all(map(math.isfinite, flat)):
+        return [repr(x + 0.0) for x in flat]  # + 0.0: -0.0 written as 0.0, as format_number does
+    return [format_number(x, what) for x in flat]  # raises, naming `what`
+
+
 def format_numbers(values, what: str = "value") -> str:
-    return " ".join(format_number(v, what) for v in np.ravel(values))
+    return " ".join(format_number_list(values, what))
 
 
 _ROTATIONS: dict[bytes, np.ndarray] = {}  # convention + angle bits -> rotation (see remembered_rotation)
@@ -110,6 +119,7 @@ __all__ = [
     "INERTIA_KEYS",
     "check_ft_keywords",
     "format_number",
+    "format_number_list",
     "format_numbers",
     "inertia_from_six",
     "inertia_six",

@@ -70,7 +70,7 @@ from ..model.transforms import (
     unit_vector,
 )
 from .base import Diagnostics, ExportOptions, LoadOptions
-from .common import format_number
+from .common import format_number, format_numbers
 from .xmlutil import XmlReader, describe, parse_xml
 
 MIN_MASS = 1e-9  # kg: added to a massless moving body (MuJoCo's mjMINVAL is 1e-15)
@@ -85,7 +85,7 @@ def _num(x: float) -> str:
 
 
 def _nums(v) -> str:
-    return " ".join(_num(x) for x in np.ravel(v))
+    return format_numbers(v, "a number written to MJCF")
 
 
 def _set_pose(el: etree._Element, t: np.ndarray) -> None:

@@ -44,7 +44,7 @@ from ..model.spherical import unfold_spherical_joints
 from ..model.topology import frame_edge, root_frame, tree_order
 from ..model.transforms import inverse, matrix_to_rpy, rpy_xyz_to_transform, translation
 from .base import Diagnostics, ExportOptions
-from .common import MAX_DISTANCE, format_number
+from .common import MAX_DISTANCE, format_number, format_number_list, format_numbers
 
 # poses closer than this are "the same" when deciding that a frame is a sensor's own frame
 _SAME_POSE = 1e-12
@@ -103,20 +103,15 @@ def _element(what: str):
         raise
 
 
+_URDF_NUMBER = "a number written to URDF"
+
+
 def _num(x: float) -> str:
-    return format_number(x, "a number written to URDF")
-
-
-def _texts(values: list[float]) -> list[str]:
-    """format_number for many numbers, with one finiteness test for all of them (a URDF export writes
-    some ten thousand numbers, and a function call each was a tenth of its time)."""
-    if all(map(math.isfinite, values)):
-        return [repr(float(x) + 0.0) for x in values]  # + 0.0: -0.0 written as 0.0, as format_number does
-    return [_num(x) for x in values]  # raises, naming the value
+    return format_number(x, _URDF_NUMBER)
 
 
 def _nums(v) -> str:
-    return " ".join(_texts(np.ravel(np.asarray(v, dtype=float)).tolist()))
+    return format_numbers(v, _URDF_NUMBER)
 
 
 _EYE4 = np.eye(4).tolist()
@@ -128,8 +123,7 @@ def _origin(parent: etree._Element, t: np.ndarray, always: bool = False) -> None
         return
     if not np.isfinite(t).all():
         raise ModelError(f"cannot write a non-finite transform to URDF (in <{parent.tag} name='{parent.get('name')}'>)")
-    etree.SubElement(parent, "origin", xyz=" ".join(_texts(t[:3, 3].tolist())),
-                     rpy=" ".join(_texts(exact_rpy(t[:3, :3]))))
+    etree.SubElement(parent, "origin", xyz=_nums(t[:3, 3]), rpy=_nums(exact_rpy(t[:3, :3])))
 
 
 def _rounded(v: float, digits: int) -> float:
@@ -419,7 +413,7 @@ def _link_element(root: etree._Element, link: Link, diag: Diagnostics) -> etree.
     (xx, xy, xz), (_, yy, yz), (_, _, zz) = rows
     values = [inertia.mass, *com, xx, xy, xz, yy, yz, zz]
     if inertia.mass != 0.0 or any(com) or any(map(any, rows)):  # a frame's empty link gets no <inertial>
-        text = _texts(values)
+        text = format_number_list(values, _URDF_NUMBER)
         inertial = etree.SubElement(el, "inertial")
         etree.SubElement(inertial, "origin", xyz=" ".join(text[1:4]), rpy="0.0 0.0 0.0")
         etree.SubElement(inertial, "mass", value=text[0])

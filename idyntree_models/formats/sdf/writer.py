@@ -36,7 +36,7 @@ from ...model.model import (
 from ...model.transforms import inverse, make_transform, matrix_to_rpy
 from ...model.validation import check_inertia, validate
 from ..base import Diagnostics, ExportOptions, LoadOptions
-from ..common import MAX_DISTANCE, format_number, inertia_six, unique_name
+from ..common import MAX_DISTANCE, format_number, format_numbers, inertia_six, unique_name
 from ..numbers import NumberError, show, xml_doubles
 from .document import IDYNTREE_NS, is_colour
 from .frames import WORLD
@@ -47,16 +47,8 @@ from .to_model import graph_to_model
 _IDT_KIND = f"{{{IDYNTREE_NS}}}kind"
 
 
-def _f(x: float, what: str) -> str:
-    return format_number(x, what)
-
-
-def _fs(values, what: str) -> str:
-    return " ".join(_f(v, what) for v in np.ravel(values))
-
-
 def _pose_text(t: np.ndarray, what: str) -> str:
-    return _fs(list(t[:3, 3]) + list(matrix_to_rpy(t[:3, :3])), f"the pose of {what}")
+    return format_numbers(list(t[:3, 3]) + list(matrix_to_rpy(t[:3, :3])), f"the pose of {what}")
 
 
 def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrs) -> etree._Element:
@@ -399,10 +391,10 @@ def _inertial(le: etree._Element, link: Link) -> None:
         raise ModelError(f"{e.message}: SDF cannot hold it (libsdformat refuses it)", element=e.element) from None
     ie = _sub(le, "inertial")
     _sub(ie, "pose", _pose_text(make_transform(None, ine.com), f"the inertial of link '{link.name}'"))
-    _sub(ie, "mass", _f(ine.mass, what))
+    _sub(ie, "mass", format_number(ine.mass, what))
     ie_i = _sub(ie, "inertia")
     for k, v in inertia_six(ine.inertia).items():
-        _sub(ie_i, k, _f(v, what))
+        _sub(ie_i, k, format_number(v, what))
 
 
 def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str], diag: Diagnostics,
@@ -416,19 +408,19 @@ def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str
     _sub(se, "pose", _pose_text(shape.link_H_geometry, what))
     ge = _sub(se, "geometry")
     if isinstance(shape, Box):
-        _sub(_sub(ge, "box"), "size", _fs(shape.size, what))
+        _sub(_sub(ge, "box"), "size", format_numbers(shape.size, what))
     elif isinstance(shape, Sphere):
-        _sub(_sub(ge, "sphere"), "radius", _f(shape.radius, what))
+        _sub(_sub(ge, "sphere"), "radius", format_number(shape.radius, what))
     elif isinstance(shape, (Cylinder, Capsule)):
         c = _sub(ge, "cylinder" if isinstance(shape, Cylinder) else "capsule")
-        _sub(c, "radius", _f(shape.radius, what))
-        _sub(c, "length", _f(shape.length, what))
+        _sub(c, "radius", format_number(shape.radius, what))
+        _sub(c, "length", format_number(shape.length, what))
     elif isinstance(shape, Ellipsoid):
-        _sub(_sub(ge, "ellipsoid"), "radii", _fs(shape.radii, what))
+        _sub(_sub(ge, "ellipsoid"), "radii", format_numbers(shape.radii, what))
     elif isinstance(shape, Mesh):
         c = _sub(ge, "mesh")
         _sub(c, "uri", shape.filename)
-        _sub(c, "scale", _fs(shape.scale, what))
+        _sub(c, "scale", format_numbers(shape.scale, what))
     else:
         diag.warn(f"link '{link}': {shape.kind} geometry cannot be written in SDF 1.9; written as an empty geometry")
         _sub(ge, "empty")
@@ -438,7 +430,7 @@ def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str
             raise ModelError(f"colour {color.tolist()} of {what} is outside [0, 1]; SDF needs r g b a in [0, 1]",
                              element=f"link '{link}'")
         me = _sub(se, "material")
-        rgba = _fs(color, what)
+        rgba = format_numbers(color, what)
         _sub(me, "ambient", rgba)
         _sub(me, "diffuse", rgba)
 
@@ -558,23 +550,23 @@ def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan) -> etr
 def _axis_el(je: etree._Element, joint: Joint, child: str, diag: Diagnostics) -> None:
     what = f"joint '{joint.name}'"
     ae = _sub(je, "axis")
-    _sub(ae, "xyz", _fs(joint.axis, what), expressed_in=child)
+    _sub(ae, "xyz", format_numbers(joint.axis, what), expressed_in=child)
     lim = joint.limits
     le = _sub(ae, "limit")
     if lim.has_position_limits:
-        _sub(le, "lower", _f(max(lim.min_position, -UNLIMITED), what))
-        _sub(le, "upper", _f(min(lim.max_position, UNLIMITED), what))
+        _sub(le, "lower", format_number(max(lim.min_position, -UNLIMITED), what))
+        _sub(le, "upper", format_number(min(lim.max_position, UNLIMITED), what))
     elif joint.type is JointType.PRISMATIC:
-        _sub(le, "lower", _f(-UNLIMITED, what))
-        _sub(le, "upper", _f(UNLIMITED, what))
+        _sub(le, "lower", format_number(-UNLIMITED, what))
+        _sub(le, "upper", format_number(UNLIMITED, what))
     finite = lambda v: bool(np.isfinite(v))  # noqa: E731  (infinite effort/velocity = no limit)
-    _sub(le, "effort", _f(lim.effort_limit, what) if lim.has_effort_limit and finite(lim.effort_limit) else "-1")
-    _sub(le, "velocity", _f(lim.velocity_limit, what) if lim.has_velocity_limit and finite(lim.velocity_limit)
+    _sub(le, "effort", format_number(lim.effort_limit, what) if lim.has_effort_limit and finite(lim.effort_limit) else "-1")
+    _sub(le, "velocity", format_number(lim.velocity_limit, what) if lim.has_velocity_limit and finite(lim.velocity_limit)
          else "-1")
     if joint.dynamics is not None:
         de = _sub(ae, "dynamics")
-        _sub(de, "damping", _f(joint.dynamics.damping, what))
-        _sub(de, "friction", _f(joint.dynamics.friction, what))
+        _sub(de, "damping", format_number(joint.dynamics.damping, what))
+        _sub(de, "friction", format_number(joint.dynamics.friction, what))
 
 
 def _mimics_out(plan: _Plan, diag: Diagnostics) -> None:
@@ -588,8 +580,8 @@ def _mimics_out(plan: _Plan, diag: Diagnostics) -> None:
                       "nested model or above): read back as an independent joint")
             continue
         diag.warn(f"{what}: mimic needs SDF 1.11; written as an idyntree:mimic extension element")
-        _sub(je.find("axis"), f"{{{IDYNTREE_NS}}}mimic", joint=ref, multiplier=_f(joint.mimic.multiplier, what),
-             offset=_f(joint.mimic.offset, what))
+        _sub(je.find("axis"), f"{{{IDYNTREE_NS}}}mimic", joint=ref, multiplier=format_number(joint.mimic.multiplier, what),
+             offset=format_number(joint.mimic.offset, what))
 
 
 def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, diag: Diagnostics) -> None:
