@@ -246,7 +246,8 @@ def _auto_inertia(r: XmlReader, link_el: etree._Element, inertial: etree._Elemen
 
 
 def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diagnostics) -> Shape | None:
-    material = _material(r, find_child(el, "material")) if find_child(el, "material") is not None else None
+    mat_el = find_child(el, "material")
+    material = _material(r, mat_el) if mat_el is not None else None
     geo = find_child(el, "geometry")
     if geo is None:
         diag.warn(f"line {el.sourceline}: <{el.tag}> of link '{link}' has no <geometry>; ignored")
