@@ -51,10 +51,8 @@ elif [ "$rc" -ne 0 ]; then
 fi
 
 if [ -x .venv/bin/ruff ]; then
-  targets=(.)  # the package, tests, benchmarks, launch files, scripts and setup.py alike
-  if [ "${#targets[@]}" -gt 0 ]; then
-    echo "[test] ruff check ${targets[*]}"
-    .venv/bin/ruff check "${targets[@]}" || { [ "$status" -ne 0 ] || status=1; }
-  fi
+  # the whole repository: the package, tests, benchmarks, launch files, scripts and setup.py alike
+  echo "[test] ruff check ."
+  .venv/bin/ruff check . || { [ "$status" -ne 0 ] || status=1; }
 fi
 exit "$status"
