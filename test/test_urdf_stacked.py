@@ -104,6 +104,31 @@ def test_float_attrs_is_float_attr_six_times(odd):
                 assert r.float_attrs(el, attrs, 0.0) == expected
 
 
+def test_float_attrs_never_merges_two_values():
+    """Two odd values side by side: an empty one and one of two numbers must not read as two numbers."""
+    r = XmlReader("f.urdf")
+    attrs = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+    for first in ODD:
+        for second in ODD:
+            values = [first, second, "0.25", "0.25", "0.25", "0.25"]
+            el = etree.Element("inertia", dict(zip(attrs, values)))
+            try:
+                expected = [r.float_attr(el, a, 0.0) for a in attrs]
+            except ModelError as e:
+                with pytest.raises(ModelError) as got:
+                    r.float_attrs(el, attrs, 0.0)
+                assert str(got.value) == str(e)
+            else:
+                assert r.float_attrs(el, attrs, 0.0) == expected
+
+
+def test_an_empty_inertia_value_beside_two_numbers_is_refused():
+    urdf = ('<robot name="r"><link name="a"><inertial><mass value="1"/>'
+            '<inertia ixx="" ixy="0.1 0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>')
+    with pytest.raises(ModelError, match="ixx"):
+        load_model(urdf, "urdf")
+
+
 def test_prefix_scan_gives_the_full_scan_verdict():
     """The undeclared-prefix scan skips the attribute pattern when no ':name=' exists; same verdict as
     the full scan (both patterns over the whole document) on the corpus and on small cases."""

@@ -36,6 +36,7 @@ from ..model.model import (
 )
 from ..model.transforms import IDENTITY, inverse, rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_vector
 from .base import Diagnostics, LoadOptions
+from .numbers import MAX_NUMBER_CHARS
 from .xmlutil import XmlReader, XmlStream
 
 _JOINT_TYPES = {
@@ -51,6 +52,27 @@ FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
 
 
 class _UrdfReader(XmlReader):
+    def origin_numbers(self, el: etree._Element) -> list[float]:
+        """xyz then rpy of an <origin>, refused here if bad.
+
+        Joints and shapes each have one: both attributes are converted in one go when they are
+        plain (the test vec3_attr makes per attribute), else each goes through vec3_attr."""
+        xyz = el.get("xyz") or _ZERO_TEXT
+        rpy = el.get("rpy") or _ZERO_TEXT
+        a, b = xyz.split(), rpy.split()
+        if len(a) == 3 and len(b) == 3 and len(xyz) + len(rpy) <= MAX_NUMBER_CHARS:
+            both = xyz + rpy
+            if both.isascii() and "_" not in both:
+                a += b
+                try:
+                    v = list(map(float, a))
+                except ValueError:
+                    pass
+                else:
+                    if sum(v) * 0.0 == 0.0:  # all finite (else the checked path, which names the value)
+                        return v
+        return self.vec3_attr(el, "xyz", (0.0, 0.0, 0.0)) + self.vec3_attr(el, "rpy", (0.0, 0.0, 0.0))
+
     def origin(self, parent: etree._Element) -> np.ndarray:
         return self.pose(_first(parent).get("origin"))
 
@@ -74,32 +96,24 @@ class _Numbers:
     """
 
     def __init__(self) -> None:
-        self.rpy: list[float] = []  # the <origin> of each deferred pose, flat
-        self.xyz: list[float] = []
+        self.origins: list[float] = []  # the <origin> of each deferred pose, xyz then rpy, flat
         self.owners: list[object] = []  # joints (rest_transform) and shapes (link_H_geometry), in order
         self.identity: list[object] = []  # the same, without an <origin>
         self.joints: list[Joint] = []  # every joint: axis_origin
         self.links: list[Link] = []
         self.inertial: list[float] = []  # per link: com (3), rpy (3), ixx ixy ixz iyy iyz izz
 
-    @staticmethod
-    def read_origin(r: _UrdfReader, el: etree._Element | None) -> tuple[list[float], list[float]] | None:
-        """The numbers of an <origin> (refused here if bad), None without one (the identity)."""
-        if el is None:
-            return None
-        return r.vec3_attr(el, "xyz", (0.0, 0.0, 0.0)), r.vec3_attr(el, "rpy", (0.0, 0.0, 0.0))
-
-    def pose(self, origin: tuple[list[float], list[float]] | None, owner: object) -> None:
-        """`owner` gets the pose of `origin` (the identity for None) in resolve()."""
+    def pose(self, origin: list[float] | None, owner: object) -> None:
+        """`owner` gets the pose of `origin` (origin_numbers; the identity for None) in resolve()."""
         if origin is None:
             self.identity.append(owner)
             return
-        self.xyz += origin[0]
-        self.rpy += origin[1]
+        self.origins += origin
         self.owners.append(owner)
 
     def resolve(self) -> None:
-        for owners, poses in ((self.owners, rpy_xyz_to_transforms(self.rpy, self.xyz)),
+        origins = np.array(self.origins).reshape(-1, 6)
+        for owners, poses in ((self.owners, rpy_xyz_to_transforms(origins[:, 3:], origins[:, :3])),
                               (self.identity, np.broadcast_to(IDENTITY, (len(self.identity), 4, 4)).copy())):
             for owner, pose in zip(owners, poses):
                 if type(owner) is Joint:
@@ -305,12 +319,16 @@ def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozense
     out: list[Extension] = []
     seen: dict[str, int] = {}
     prev: tuple[str, str | int] | None = None
-    for child in el.iterchildren(etree.Element):
-        tag = _tag(child)
+    for child in el:
+        tag = child.tag
+        if type(tag) is not str:  # a comment or processing instruction the parser kept
+            continue
+        if tag[0] == "{":
+            tag = _tag(child)
         if tag not in known:
             out.append(Extension("urdf", tag, _xml(child), kind, owner, prev, index))
-        seen[tag] = seen.get(tag, -1) + 1
-        prev = (tag, seen[tag])
+        n = seen[tag] = seen.get(tag, -1) + 1
+        prev = (tag, n)
     return out
 
 
@@ -387,6 +405,7 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
 
 
 _ZERO6 = (0.0,) * 6
+_ZERO_TEXT = "0 0 0"  # what a missing xyz or rpy means
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _NO_INERTIAL = (0.0,) * 13
 
@@ -404,7 +423,8 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
     if len(children) != 1:
         raise r.error(geo, f"<geometry> needs exactly one shape element, found {len(children)}")
     g = children[0]
-    origin = numbers.read_origin(r, k.get("origin"))
+    origin_el = k.get("origin")
+    origin = r.origin_numbers(origin_el) if origin_el is not None else None
     name = el.get("name")
     pose = None
     shape: Shape
@@ -421,7 +441,7 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
             s = r.float_attr(g, "scale")
             sc = np.array([s, s, s])
         else:
-            sc = r.floats_attr(g, "scale", 3, (1.0, 1.0, 1.0))
+            sc = np.array(r.vec3_attr(g, "scale", (1.0, 1.0, 1.0)))
         shape = Mesh(pose, name, filename=filename, scale=sc)
     else:
         diag.warn(f"line {g.sourceline}: <{el.tag}> geometry <{g.tag}> is not supported and was ignored")
@@ -466,7 +486,8 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     if type_name not in _JOINT_TYPES:
         raise r.error(el, f"unknown joint type '{type_name}' (expected one of {', '.join(_JOINT_TYPES)}, floating)")
     jtype = _JOINT_TYPES[type_name]
-    origin = numbers.read_origin(r, k.get("origin"))
+    origin_el = k.get("origin")
+    origin = r.origin_numbers(origin_el) if origin_el is not None else None
     # rest_transform, axis_origin (and a spherical joint's center): numbers.resolve()
     joint = assemble(Joint, name=name, type=jtype, parent=parent, child=child, rest_transform=None,
                      axis_origin=None, limits=Limits())

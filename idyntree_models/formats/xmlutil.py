@@ -344,17 +344,18 @@ class XmlReader:
         all are present and plain: a URDF <inertia> has six, on every link."""
         raw = [el.get(a) for a in attrs]
         if None not in raw:
-            joined = " ".join(raw)
+            # joined by ',' (no number has one), so each value stays one field: float() refuses a field
+            # with no number or two, which a split at white space would merge with its neighbours
+            # (ixx="" ixy="1 2" would read as ixx=1, ixy=2)
+            joined = ",".join(raw)
             if len(joined) <= MAX_NUMBER_CHARS and joined.isascii() and "_" not in joined:
-                parts = joined.split()
-                if len(parts) == len(attrs):  # a value with inner or no text takes the checked path
-                    try:
-                        v = [float(p) for p in parts]
-                    except ValueError:
-                        pass
-                    else:
-                        if sum(v) * 0.0 == 0.0:  # all finite (and their sum too: else the checked path)
-                            return v
+                try:
+                    v = list(map(float, joined.split(",")))
+                except ValueError:
+                    pass
+                else:
+                    if len(v) == len(attrs) and sum(v) * 0.0 == 0.0:  # all finite (and their sum: else checked)
+                        return v
         return [self.float_attr(el, a, default) for a in attrs]
 
     def vec3_attr(self, el: etree._Element, attr: str, default: tuple[float, float, float] | None) -> list[float]:
