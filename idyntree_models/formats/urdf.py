@@ -209,13 +209,10 @@ def _load(stream: XmlStream, xacro: bool, diag: Diagnostics) -> Model:
             if key in lines:
                 raise r.error(el, f"duplicate joint name '{name}' (first defined at line {lines[key]})")
             lines[key] = el.sourceline
-            joint, children = _joint(r, el, name, model.links, ends, floating, diag, numbers)
+            joint, known = _joint(r, el, name, model.links, ends, floating, diag, numbers)
             if joint is not None:
                 model.joints[name] = joint
-            fixed = (el.get("type") or "").strip() == "fixed"  # the model has no axis, limit... for those
-            known = _FIXED_KNOWN if fixed else _JOINT_KNOWN
-            # _first's tags are every child's tag: a joint with no other child has no pass-through element
-            items.append(("joint", name, _NONE if children.keys() <= known else _inner_extensions(el, "joint", name, known)))
+            items.append(("joint", name, _NONE if known is None else _inner_extensions(el, "joint", name, known)))
         elif tag in ("sensor", "gazebo"):
             xml = _xml(el)  # before it moves out of the document, which changes its namespace declarations
             stream.keep(el)  # read once the model is complete
@@ -385,11 +382,18 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
     if inertial is None:
         numbers.inertial += _NO_INERTIAL
         return link, None, plain
-    k = _first(inertial)
-    mass_el = k.get("mass")
+    mass_el = i_el = origin_el = None
+    for c in inertial:  # the first of each (as find)
+        tag = c.tag
+        if tag == "mass":
+            if mass_el is None:
+                mass_el = c
+        elif tag == "inertia":
+            if i_el is None:
+                i_el = c
+        elif tag == "origin" and origin_el is None:
+            origin_el = c
     mass = r.float_attr(mass_el, "value") if mass_el is not None else 0.0
-    i_el = k.get("inertia")
-    origin_el = k.get("origin")
     values = numbers.inertial
     values.append(mass)
     if origin_el is not None:
@@ -414,16 +418,27 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
            unresolved: list[tuple[Shape, int]], diag: Diagnostics, numbers: _Numbers) -> tuple[Shape | None, bool]:
     """The shape (None for a geometry the model has no kind for), and whether it has only children the
     model reads."""
-    k = _first(el)
-    plain = k.keys() <= _SHAPE_KNOWN
-    geo = k.get("geometry")
+    geo = origin_el = mat_el = None
+    plain = True
+    for c in el:  # the first of each (as find)
+        tag = c.tag
+        if tag == "geometry":
+            if geo is None:
+                geo = c
+        elif tag == "origin":
+            if origin_el is None:
+                origin_el = c
+        elif tag == "material":
+            if mat_el is None:
+                mat_el = c
+        else:
+            plain = False
     if geo is None:
         raise r.error(el, f"<{el.tag}> has no <geometry>")
     children = [c for c in geo if isinstance(c.tag, str)]
     if len(children) != 1:
         raise r.error(geo, f"<geometry> needs exactly one shape element, found {len(children)}")
     g = children[0]
-    origin_el = k.get("origin")
     origin = r.origin_numbers(origin_el) if origin_el is not None else None
     name = el.get("name")
     pose = None
@@ -447,7 +462,6 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
         diag.warn(f"line {g.sourceline}: <{el.tag}> geometry <{g.tag}> is not supported and was ignored")
         return None, plain
     numbers.pose(origin, shape)
-    mat_el = k.get("material")
     if mat_el is not None:
         shape.material = _material(r, mat_el, materials)
         if shape.material.color is None and shape.material.texture is None and shape.material.name not in materials:
@@ -457,12 +471,44 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
 
 # -- joints --------------------------------------------------------------------------------
 def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: list, floating: list,
-           diag: Diagnostics, numbers: _Numbers) -> tuple[Joint | None, dict[str, etree._Element]]:
-    """The joint and its first child of each tag; links not read yet are checked once every link is
-    known (`ends`), a floating joint is left to _drop_floating_root (`floating`)."""
+           diag: Diagnostics, numbers: _Numbers) -> tuple[Joint | None, frozenset[str] | None]:
+    """The joint, and None when every child is one the model reads, else the tags it reads (for
+    _inner_extensions); links not read yet are checked once every link is known (`ends`), a
+    floating joint is left to _drop_floating_root (`floating`)."""
     type_name = (el.get("type") or "").strip()
-    k = _first(el)
-    parent_el, child_el = k.get("parent"), k.get("child")
+    # the first child of each tag (what find returns), in one pass that also sees any other child
+    origin_el = parent_el = child_el = axis_el = lim_el = dyn_el = mimic_el = None
+    others = False
+    for c in el:
+        tag = c.tag
+        if tag == "origin":
+            if origin_el is None:
+                origin_el = c
+        elif tag == "parent":
+            if parent_el is None:
+                parent_el = c
+        elif tag == "child":
+            if child_el is None:
+                child_el = c
+        elif tag == "axis":
+            if axis_el is None:
+                axis_el = c
+        elif tag == "limit":
+            if lim_el is None:
+                lim_el = c
+        elif tag == "dynamics":
+            if dyn_el is None:
+                dyn_el = c
+        elif tag == "mimic":
+            if mimic_el is None:
+                mimic_el = c
+        else:
+            others = True
+    # the model has no axis, limit, dynamics or mimic for a fixed joint: those are passed through too
+    known = _FIXED_KNOWN if type_name == "fixed" else _JOINT_KNOWN
+    if not others and (known is _JOINT_KNOWN or (axis_el is None and lim_el is None and dyn_el is None
+                                                 and mimic_el is None)):
+        known = None
     if parent_el is None or child_el is None:
         raise r.error(el, "a joint needs <parent link=...> and <child link=...>")
     parent = r.required(parent_el, "link")
@@ -481,12 +527,11 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     if type_name in ("floating", "planar"):
         if type_name == "floating":
             floating.append((name, parent, child, el.sourceline))
-            return None, k  # handled by _drop_floating_root once the tree is known
+            return None, known  # handled by _drop_floating_root once the tree is known
         raise r.error(el, "joint type 'planar' is not supported (use prismatic and revolute joints)")
     if type_name not in _JOINT_TYPES:
         raise r.error(el, f"unknown joint type '{type_name}' (expected one of {', '.join(_JOINT_TYPES)}, floating)")
     jtype = _JOINT_TYPES[type_name]
-    origin_el = k.get("origin")
     origin = r.origin_numbers(origin_el) if origin_el is not None else None
     # rest_transform, axis_origin (and a spherical joint's center): numbers.resolve()
     joint = assemble(Joint, name=name, type=jtype, parent=parent, child=child, rest_transform=None,
@@ -494,13 +539,12 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     numbers.pose(origin, joint)
     numbers.joints.append(joint)
     if jtype is JointType.SPHERICAL:
-        for tag in ("limit", "dynamics", "axis"):
-            if k.get(tag) is not None:
-                diag.warn(f"line {k[tag].sourceline}: <{tag}> of spherical joint '{name}' is ignored")
-        return joint, k
+        for tag, ignored in (("limit", lim_el), ("dynamics", dyn_el), ("axis", axis_el)):
+            if ignored is not None:
+                diag.warn(f"line {ignored.sourceline}: <{tag}> of spherical joint '{name}' is ignored")
+        return joint, known
     if jtype is JointType.FIXED:
-        return joint, k
-    axis_el = k.get("axis")
+        return joint, known
     axis = r.vec3_attr(axis_el, "xyz", (1.0, 0.0, 0.0)) if axis_el is not None else (1.0, 0.0, 0.0)
     x, y, z = axis
     if abs(x * x + y * y + z * z - 1.0) <= 2e-12:
@@ -511,7 +555,6 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
         if unit is None:
             raise r.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction")
         joint.axis = unit
-    lim_el = k.get("limit")
     lim = joint.limits
     if lim_el is not None:
         if type_name != "continuous":
@@ -526,15 +569,13 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
             lim.has_velocity_limit, lim.velocity_limit = True, r.float_attr(lim_el, "velocity")
     elif type_name != "continuous":
         diag.warn(f"line {el.sourceline}: {type_name} joint '{name}' has no <limit> (URDF requires one)")
-    dyn_el = k.get("dynamics")
     if dyn_el is not None:
         joint.dynamics = Dynamics(r.float_attr(dyn_el, "damping", 0.0), r.float_attr(dyn_el, "friction", 0.0))
-    mimic_el = k.get("mimic")
     if mimic_el is not None:
         joint.mimic = Mimic(
             r.required(mimic_el, "joint"), r.float_attr(mimic_el, "multiplier", 1.0), r.float_attr(mimic_el, "offset", 0.0)
         )
-    return joint, k
+    return joint, known
 
 
 def _check_tree(model: Model) -> None:
