@@ -397,8 +397,7 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
     values = numbers.inertial
     values.append(mass)
     if origin_el is not None:
-        values += r.vec3_attr(origin_el, "xyz", (0.0, 0.0, 0.0))
-        values += r.vec3_attr(origin_el, "rpy", (0.0, 0.0, 0.0))
+        values += r.origin_numbers(origin_el)
     else:
         values += _ZERO6
     if i_el is not None:

@@ -270,9 +270,11 @@ class XmlReader:
 
     def required(self, el: etree._Element, attr: str) -> str:
         value = el.get(attr)
-        if value is None or not value.strip():
-            raise self.error(el, f"missing required attribute '{attr}'")
-        return value.strip()
+        if value is not None:
+            value = value.strip()
+            if value:
+                return value
+        raise self.error(el, f"missing required attribute '{attr}'")
 
     def floats_list(self, el: etree._Element, raw: str, what: str, n: int | None) -> list[float]:
         """Parse numbers into a plain list: the hot path of every loader, so no numpy here."""
