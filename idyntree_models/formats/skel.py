@@ -536,10 +536,10 @@ def _shape_volume_inertia(tag: str, d: dict, body: str, options: LoadOptions,
         return 4.0 / 3.0 * math.pi * rad * rad * rad, lambda m: 0.4 * m * rad * rad * np.eye(3)
     if tag == "box":
         e = d["size"]
-        return float(np.prod(e)), lambda m: _box_inertia(m, e)
+        return float(e[0]) * float(e[1]) * float(e[2]), lambda m: _box_inertia(m, e)
     if tag == "ellipsoid":
         e = d["size"]
-        return math.pi / 6.0 * float(np.prod(e)), lambda m: _box_inertia(m, e) * 12.0 / 20.0
+        return math.pi / 6.0 * (float(e[0]) * float(e[1]) * float(e[2])), lambda m: _box_inertia(m, e) * 12.0 / 20.0
     if tag == "cylinder":
         rad, h = d["radius"], d["height"]
         return math.pi * rad * rad * h, lambda m: np.diag(

@@ -41,6 +41,13 @@ def inverse(t: np.ndarray) -> np.ndarray:
 
 def vector_norm(v) -> float:
     """Euclidean norm without overflow or underflow in the squares (`[1e308, 1e308, 0]` is not inf)."""
+    if len(v) == 3:  # joint axes: scalar math, as unit_vector (numpy's reductions cost microseconds each)
+        x, y, z = float(v[0]), float(v[1]), float(v[2])
+        m = max(abs(x), abs(y), abs(z))
+        if m == 0.0 or not math.isfinite(m):
+            return m
+        x, y, z = x / m, y / m, z / m
+        return m * math.sqrt(x * x + y * y + z * z)
     a = np.asarray(v, dtype=float)
     m = float(np.max(np.abs(a))) if a.size else 0.0
     if m == 0.0 or not math.isfinite(m):
