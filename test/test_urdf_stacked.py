@@ -129,6 +129,22 @@ def test_an_empty_inertia_value_beside_two_numbers_is_refused():
         load_model(urdf, "urdf")
 
 
+@pytest.mark.parametrize("where", ["joint", "visual", "inertial"])
+@pytest.mark.parametrize("attrs", ['xyz=""', 'rpy=" "', 'xyz="1 2"', 'rpy="0 0 0 0"', 'xyz="1_0 0 0"',
+                                   'xyz="0 0 nan"'])
+def test_a_bad_origin_is_refused_wherever_it_is(where, attrs):
+    """The <origin> reader converts xyz and rpy in one go: each must still be checked on its own."""
+    origin = f"<origin {attrs}/>"
+    inertial = f"<inertial>{origin if where == 'inertial' else ''}<mass value='1'/></inertial>"
+    visual = f"<visual>{origin if where == 'visual' else ''}<geometry><sphere radius='1'/></geometry></visual>"
+    joint = origin if where == "joint" else ""
+    urdf = (f'<robot name="r"><link name="a">{inertial}{visual}</link><link name="b">{inertial}</link>'
+            f'<joint name="j" type="fixed"><parent link="a"/><child link="b"/>{joint}</joint></robot>')
+    with pytest.raises(ModelError, match="attribute '(xyz|rpy)'") as e:
+        load_model(urdf, "urdf")
+    assert e.value.line == 1
+
+
 def test_prefix_scan_gives_the_full_scan_verdict():
     """The undeclared-prefix scan skips the attribute pattern when no ':name=' exists; same verdict as
     the full scan (both patterns over the whole document) on the corpus and on small cases."""

@@ -57,8 +57,12 @@ class _UrdfReader(XmlReader):
 
         Joints and shapes each have one: both attributes are converted in one go when they are
         plain (the test vec3_attr makes per attribute), else each goes through vec3_attr."""
-        xyz = el.get("xyz") or _ZERO_TEXT
-        rpy = el.get("rpy") or _ZERO_TEXT
+        xyz = el.get("xyz")
+        rpy = el.get("rpy")
+        if xyz is None:  # absent: zero (present but empty is refused, by vec3_attr below)
+            xyz = _ZERO_TEXT
+        if rpy is None:
+            rpy = _ZERO_TEXT
         a, b = xyz.split(), rpy.split()
         if len(a) == 3 and len(b) == 3 and len(xyz) + len(rpy) <= MAX_NUMBER_CHARS:
             both = xyz + rpy
