@@ -36,7 +36,6 @@ from ..model.model import (
 )
 from ..model.transforms import IDENTITY, inverse, rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_vector
 from .base import Diagnostics, LoadOptions
-from .numbers import MAX_NUMBER_CHARS
 from .xmlutil import XmlReader, XmlStream
 
 _JOINT_TYPES = {
@@ -53,28 +52,7 @@ FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
 
 class _UrdfReader(XmlReader):
     def origin_numbers(self, el: etree._Element) -> list[float]:
-        """xyz then rpy of an <origin>, refused here if bad.
-
-        Joints and shapes each have one: both attributes are converted in one go when they are
-        plain (the test vec3_attr makes per attribute), else each goes through vec3_attr."""
-        xyz = el.get("xyz")
-        rpy = el.get("rpy")
-        if xyz is None:  # absent: zero (present but empty is refused, by vec3_attr below)
-            xyz = _ZERO_TEXT
-        if rpy is None:
-            rpy = _ZERO_TEXT
-        a, b = xyz.split(), rpy.split()
-        if len(a) == 3 and len(b) == 3 and len(xyz) + len(rpy) <= MAX_NUMBER_CHARS:
-            both = xyz + rpy
-            if both.isascii() and "_" not in both:
-                a += b
-                try:
-                    v = list(map(float, a))
-                except ValueError:
-                    pass
-                else:
-                    if sum(v) * 0.0 == 0.0:  # all finite (else the checked path, which names the value)
-                        return v
+        """xyz then rpy of an <origin> (joints, shapes, inertials), refused here if bad."""
         return self.vec3_attr(el, "xyz", (0.0, 0.0, 0.0)) + self.vec3_attr(el, "rpy", (0.0, 0.0, 0.0))
 
     def origin(self, parent: etree._Element) -> np.ndarray:
@@ -386,17 +364,8 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
     if inertial is None:
         numbers.inertial += _NO_INERTIAL
         return link, None, plain
-    mass_el = i_el = origin_el = None
-    for c in inertial:  # the first of each (as find)
-        tag = c.tag
-        if tag == "mass":
-            if mass_el is None:
-                mass_el = c
-        elif tag == "inertia":
-            if i_el is None:
-                i_el = c
-        elif tag == "origin" and origin_el is None:
-            origin_el = c
+    k = _first(inertial)
+    mass_el, i_el, origin_el = k.get("mass"), k.get("inertia"), k.get("origin")
     mass = r.float_attr(mass_el, "value") if mass_el is not None else 0.0
     values = numbers.inertial
     values.append(mass)
@@ -412,7 +381,6 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
 
 
 _ZERO6 = (0.0,) * 6
-_ZERO_TEXT = "0 0 0"  # what a missing xyz or rpy means
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _NO_INERTIAL = (0.0,) * 13
 
@@ -421,21 +389,9 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
            unresolved: list[tuple[Shape, int]], diag: Diagnostics, numbers: _Numbers) -> tuple[Shape | None, bool]:
     """The shape (None for a geometry the model has no kind for), and whether it has only children the
     model reads."""
-    geo = origin_el = mat_el = None
-    plain = True
-    for c in el:  # the first of each (as find)
-        tag = c.tag
-        if tag == "geometry":
-            if geo is None:
-                geo = c
-        elif tag == "origin":
-            if origin_el is None:
-                origin_el = c
-        elif tag == "material":
-            if mat_el is None:
-                mat_el = c
-        else:
-            plain = False
+    k = _first(el)
+    plain = k.keys() <= _SHAPE_KNOWN
+    geo, origin_el, mat_el = k.get("geometry"), k.get("origin"), k.get("material")
     if geo is None:
         raise r.error(el, f"<{el.tag}> has no <geometry>")
     children = [c for c in geo if isinstance(c.tag, str)]
@@ -479,38 +435,12 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     _inner_extensions); links not read yet are checked once every link is known (`ends`), a
     floating joint is left to _drop_floating_root (`floating`)."""
     type_name = (el.get("type") or "").strip()
-    # the first child of each tag (what find returns), in one pass that also sees any other child
-    origin_el = parent_el = child_el = axis_el = lim_el = dyn_el = mimic_el = None
-    others = False
-    for c in el:
-        tag = c.tag
-        if tag == "origin":
-            if origin_el is None:
-                origin_el = c
-        elif tag == "parent":
-            if parent_el is None:
-                parent_el = c
-        elif tag == "child":
-            if child_el is None:
-                child_el = c
-        elif tag == "axis":
-            if axis_el is None:
-                axis_el = c
-        elif tag == "limit":
-            if lim_el is None:
-                lim_el = c
-        elif tag == "dynamics":
-            if dyn_el is None:
-                dyn_el = c
-        elif tag == "mimic":
-            if mimic_el is None:
-                mimic_el = c
-        else:
-            others = True
+    k = _first(el)
+    origin_el, parent_el, child_el = k.get("origin"), k.get("parent"), k.get("child")
+    axis_el, lim_el, dyn_el, mimic_el = k.get("axis"), k.get("limit"), k.get("dynamics"), k.get("mimic")
     # the model has no axis, limit, dynamics or mimic for a fixed joint: those are passed through too
     known = _FIXED_KNOWN if type_name == "fixed" else _JOINT_KNOWN
-    if not others and (known is _JOINT_KNOWN or (axis_el is None and lim_el is None and dyn_el is None
-                                                 and mimic_el is None)):
+    if k.keys() <= known:  # _first's keys are every child's tag: no pass-through element
         known = None
     if parent_el is None or child_el is None:
         raise r.error(el, "a joint needs <parent link=...> and <child link=...>")
