@@ -242,7 +242,7 @@ def find_child(el: etree._Element, tag: str) -> etree._Element | None:
     """`el.find(tag)`: the first child element `tag`.  For a plain (or {namespace}) tag the children
     are compared in a loop, at under half the cost of find or iterchildren(tag), which both build a
     matcher per call (a SKEL body or an SDF link asks for some twenty children); a path goes to find."""
-    if "/" in tag or "[" in tag or tag[:1] in (".", "*") or "{*}" in tag:  # _is_path, inline: the hot path
+    if _is_path(tag):
         return el.find(tag)
     for child in el:
         if child.tag == tag:
