@@ -84,6 +84,18 @@ ODD = ["0.5", " 0.5 ", "1e-3", "+2", "-0", "1_0", "", " ", "1 2", "1e400", "-1e4
        "\uff11", "0x10", "1.5e", ".", "1" * 1001]
 
 
+def _assert_float_attrs_is_float_attr_each(r: XmlReader, el: etree._Element, attrs: tuple[str, ...]) -> None:
+    """float_attrs gives float_attr's values, or raises its first error word for word."""
+    try:
+        expected = [r.float_attr(el, a, 0.0) for a in attrs]
+    except ModelError as e:
+        with pytest.raises(ModelError) as got:
+            r.float_attrs(el, attrs, 0.0)
+        assert str(got.value) == str(e)
+    else:
+        assert r.float_attrs(el, attrs, 0.0) == expected
+
+
 @pytest.mark.parametrize("odd", ODD)
 def test_float_attrs_is_float_attr_six_times(odd):
     r = XmlReader("f.urdf")
@@ -93,15 +105,7 @@ def test_float_attrs_is_float_attr_six_times(odd):
         for missing in (None, (pos + 1) % 6):
             if missing is not None:
                 del el.attrib[attrs[missing]]
-
-            try:
-                expected = [r.float_attr(el, a, 0.0) for a in attrs]
-            except ModelError as e:
-                with pytest.raises(ModelError) as got:
-                    r.float_attrs(el, attrs, 0.0)
-                assert str(got.value) == str(e)
-            else:
-                assert r.float_attrs(el, attrs, 0.0) == expected
+            _assert_float_attrs_is_float_attr_each(r, el, attrs)
 
 
 def test_float_attrs_never_merges_two_values():
@@ -112,14 +116,7 @@ def test_float_attrs_never_merges_two_values():
         for second in ODD:
             values = [first, second, "0.25", "0.25", "0.25", "0.25"]
             el = etree.Element("inertia", dict(zip(attrs, values)))
-            try:
-                expected = [r.float_attr(el, a, 0.0) for a in attrs]
-            except ModelError as e:
-                with pytest.raises(ModelError) as got:
-                    r.float_attrs(el, attrs, 0.0)
-                assert str(got.value) == str(e)
-            else:
-                assert r.float_attrs(el, attrs, 0.0) == expected
+            _assert_float_attrs_is_float_attr_each(r, el, attrs)
 
 
 def test_an_empty_inertia_value_beside_two_numbers_is_refused():
