@@ -236,6 +236,29 @@ def test_leading_blank_lines_before_the_declaration_keep_lines():
     assert fails(text, "zero axis").line == 7
 
 
+
+_SKEL_BAD_MASS = "<skel>\n<world name='w'>\n<skeleton name='s'>\n<body name='b'>\n<inertia><mass>x</mass></inertia>" \
+                 "</body></skeleton></world></skel>"
+
+
+@pytest.mark.parametrize("decl", [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<?xml version="1.0' + "0" * 300 + '" encoding="UTF-8"?>',  # found by the fuzzer: past the first 200 characters
+    '<?xml version="1.0"' + " " * 300 + 'encoding="utf-8"?>',
+    '<?xml version="1.0"\n  encoding = \'UTF-8\'\n?>',  # line ends inside the declaration
+    '<?xml version="1.0" encoding="UTF-8" encoding="UTF-8"?>',
+])
+@pytest.mark.parametrize("text, pattern, line", [(robot(J_AB.replace('xyz="0 0 1"', 'xyz="0 0 0"')), "zero axis", 4),
+                                                 (_SKEL_BAD_MASS, "<mass> value", 5)])
+def test_an_encoding_declaration_reads_the_same_from_text_and_bytes(decl, text, pattern, line):
+    """lxml refuses a str whose declaration names an encoding (ValueError, an internal error to the user),
+    so the readers drop it from text, however long the declaration: the same error on the same line
+    as libxml2 gives for the bytes, declaration and all."""
+    doc = f"{decl}\n{text}"
+    expected = line + decl.count("\n") + 1
+    assert fails(doc.encode(), pattern).line == expected
+    assert fails(doc, pattern).line == expected
+
 # -- URDF's world --floating--> base, as the README promises ------------------------------------------
 def test_world_floating_base_is_accepted():
     text = robot('<link name="world"/>\n<joint name="float" type="floating"><parent link="world"/>'

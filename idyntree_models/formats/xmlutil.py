@@ -36,11 +36,6 @@ def _document(text: str | bytes, source: str | None) -> str | bytes:
     if isinstance(text, str):
         check_text(text, source)
         data: str | bytes = text
-        head = text[:200]
-        if "encoding" in head:  # lxml refuses str input that carries an encoding declaration
-            new = re.sub(r"^\s*(<\?xml[^>]*?)encoding=[\"'][^\"']*[\"']", r"\1", head, count=1)
-            if new != head:
-                data = new + text[200:]
         nl, cr, crlf = "\n", "\r", "\r\n"
         decl = r"\s+(<\?xml[^>]*\?>)"
     else:
@@ -54,7 +49,24 @@ def _document(text: str | bytes, source: str | None) -> str | bytes:
     m = re.match(decl, data)
     if m:  # a declaration must come first: move it before the blank lines, which keep the line count
         data = m.group(1) + data[: m.start(1)] + data[m.end(1):]
+    if isinstance(data, str) and data.startswith("<?xml"):
+        data = _without_encoding(data)
     return data
+
+
+# lxml refuses a str whose declaration names an encoding, by this test ("<?xml", anything but ">",
+# then white space and `encoding = "..."`), however long the declaration is
+_LXML_ENCODING_TEST = re.compile(r"(<\?xml[^>]+)(\s+encoding\s*=\s*[\"'][^\"']*[\"'])")
+
+
+def _without_encoding(data: str) -> str:
+    """`data` without the encoding pseudo-attribute(s) of its declaration (the text is decoded
+    already), each replaced by the line ends it spanned, so that line numbers stay."""
+    while True:  # a declaration may name two (libxml2 then reports it); lxml's test must fail
+        m = _LXML_ENCODING_TEST.match(data)
+        if m is None:
+            return data
+        data = m.group(1) + "\n" * m.group(2).count("\n") + data[m.end():]
 
 
 def refuse_entities(data: str | bytes, source: str | None) -> None:
