@@ -295,3 +295,30 @@ def _alive_in_group(pid: int, pgid: int) -> bool:
         return os.getpgid(pid) == pgid
     except ProcessLookupError:
         return False
+
+
+@pytest.mark.parametrize("how", ["launch-SIGTERM", "launch-SIGKILL", "run-SIGKILL"])
+def test_node_stops_when_its_launcher_is_killed_alone(launched, how):
+    """`kill <pid of ros2 launch>` ends launch but leaves its processes running (launch says so: "using
+    SIGTERM can result in orphaned processes"), and a killed `ros2 run` leaves its node: an orphaned
+    server would go on publishing /tf_static next to the next one started.  Ours stops by itself."""
+    verb, signame = how.split("-")
+    d = 75 + ["launch-SIGTERM", "launch-SIGKILL", "run-SIGKILL"].index(how)
+    args = ("run", "idyntree_models", "model_server", "--ros-args", "-p", f"model_file:={DEMO_ARM}") \
+        if verb == "run" else ("launch", "idyntree_models", "model_server.launch.py", f"model_file:={DEMO_ARM}")
+    p = launched(d, *args)
+    p.wait_for("serving model")
+    found = subprocess.run(["pgrep", "-g", str(p.proc.pid), "-f", "lib/idyntree_models/model_server"],
+                           capture_output=True, text=True)
+    nodes = [int(pid) for pid in found.stdout.split()]
+    assert len(nodes) == 1, (found.stdout, p.out)
+    try:
+        os.kill(p.proc.pid, getattr(signal, signame))  # the launcher alone, not its process group
+        p.proc.wait(timeout=30)
+        end = time.monotonic() + 20.0
+        while _alive_in_group(nodes[0], p.proc.pid) and time.monotonic() < end:
+            time.sleep(0.1)
+        assert not _alive_in_group(nodes[0], p.proc.pid), f"model_server (pid {nodes[0]}) outlived its launcher"
+    finally:  # the fixture stops process groups whose leader lives; this one's leader is gone
+        if _alive_in_group(nodes[0], p.proc.pid):
+            os.kill(nodes[0], signal.SIGKILL)

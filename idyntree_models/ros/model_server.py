@@ -539,8 +539,31 @@ def _executor(kind: str | None = None):
 _SPIN_PERIOD = 0.1  # seconds: how soon a stop request is noticed while nothing else happens
 
 
+def _launcher() -> tuple[int, str] | None:
+    """The `ros2 launch` or `ros2 run` process that started this node (pid, verb), if one did.
+
+    launch leaves the processes it started running when it is itself sent SIGTERM or SIGKILL on
+    its own (launch_service.py: "using SIGTERM can result in orphaned processes"), and so does a
+    killed `ros2 run`: an orphaned server goes on publishing its /tf_static and /tf next to the one
+    started after it.  The node stops once that process is gone (its parent changes).  Started any
+    other way (a shell, nohup, systemd, a test harness), it does not watch its parent.
+    """
+    ppid = os.getppid()
+    try:
+        with open(f"/proc/{ppid}/cmdline", "rb") as f:
+            argv = f.read().split(b"\0")
+    except OSError:  # no /proc: not Linux
+        return None
+    for i, arg in enumerate(argv[:4]):  # [python [-S]] .../ros2 VERB ...
+        if os.path.basename(arg) == b"ros2":
+            verb = argv[i + 1] if i + 1 < len(argv) else b""
+            return (ppid, verb.decode()) if verb in (b"launch", b"run") else None
+    return None
+
+
 def main(args: list[str] | None = None) -> int:
-    """Run the node until SIGINT/SIGTERM (exit 0) or a start-up error (exit 1).
+    """Run the node until SIGINT/SIGTERM or the end of the `ros2 launch`/`ros2 run` that started it
+    (exit 0), or a start-up error (exit 1).
 
     The node stops itself, in order, instead of leaving that to rclpy's signal handlers: those
     shut the context down from a signal-handling thread at any moment, under the joint_states
@@ -568,8 +591,13 @@ def main(args: list[str] | None = None) -> int:
         executor = _executor()
         executor.add_node(node)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+        launcher = _launcher()
         while not stop.is_set() and rclpy.ok():
             executor.spin_once(timeout_sec=_SPIN_PERIOD)
+            if launcher is not None and os.getppid() != launcher[0]:
+                node.get_logger().warning(f"'ros2 {launcher[1]}' (pid {launcher[0]}), which started this node, is "
+                                          "gone without stopping it: stopping")
+                break
     except ExternalShutdownException:
         pass
     finally:
