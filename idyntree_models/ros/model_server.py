@@ -573,6 +573,7 @@ def main(args: list[str] | None = None) -> int:
     flag (a second Ctrl-C during teardown does nothing), the executor spins in short turns that
     look at it, and teardown runs in one thread: executor, joint_states thread, node, context.
     """
+    launcher = _launcher()  # before the model is built: the launcher may be gone by the end of it
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda signum, frame: stop.set())
@@ -591,7 +592,6 @@ def main(args: list[str] | None = None) -> int:
         executor = _executor()
         executor.add_node(node)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
-        launcher = _launcher()
         while not stop.is_set() and rclpy.ok():
             executor.spin_once(timeout_sec=_SPIN_PERIOD)
             if launcher is not None and os.getppid() != launcher[0]:
