@@ -228,20 +228,34 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
     # (SDF 1.6 readers accept a link and a model of one name side by side; 1.7+ refuse it)
     scopes = {"::".join(parts[:k]) for parts in (n.split("::") for n in model.links if "::" in n)
               for k in range(1, len(parts))}
+    made: set[str] = set()  # the nested models of the links' output names
+
+    def clash(n: str) -> bool:
+        return free(n) or n in model.links or n in scopes or n in made
+
+    def nests_in_a_link(n: str) -> bool:  # one of its nested models would have the name of a link
+        parts = n.split("::")
+        return any((p := "::".join(parts[:k])) in model.links or p in taken for k in range(1, len(parts)))
+
     # links first (they decide the nested scopes), then frames, then joints
     for name in model.links:
         if name in plan.skip_links or name == plan.world_link:
             continue
         out = name
         if reserved(name) or any(reserved(p) or _padded(p) for p in name.split("::")):
-            out = unique_name(_unreserved(name), lambda n: free(n) or n in model.links or n in scopes)
+            out = _unreserved(name)
+            if nests_in_a_link(out):  # a suffix would not help (it changes the last part): no nesting
+                out = _flat(name, "link")
+            out = unique_name(out, clash)
             diag.warn(f"link '{name}' written as '{out}': SDF needs names that are not blank, padded with white space, "
-                      "'world' or like __name__")
+                      f"'world' or like __name__{_free_chain_note(model, plan, name, out)}")
         elif name in scopes:
-            out = unique_name(name, lambda n: free(n) or n in model.links or n in scopes)
+            out = unique_name(name, clash)
             diag.warn(f"link '{name}' written as '{out}': a nested model has its name, and SDF names of links "
-                      "and nested models in one model must differ")
+                      f"and nested models in one model must differ{_free_chain_note(model, plan, name, out)}")
         taken.add(out)
+        parts = out.split("::")
+        made.update("::".join(parts[:k]) for k in range(1, len(parts)))
         plan.names[name] = out
     _plan_scopes(model, plan, world_H)
     for name in model.frames:
@@ -295,6 +309,16 @@ def _is_bare_world(model: Model, name: str) -> bool:
     link = model.links[name]
     return link.inertia.mass == 0.0 and not link.visuals and not link.collisions and not any(
         s.frame_link == name for s in model.sensors.values())
+
+
+def _free_chain_note(model: Model, plan: _Plan, name: str, out: str) -> str:
+    """A free body is written as a free link and read back with a free joint named after it: a
+    renamed one's chain comes back under the new name."""
+    info = (model.metadata.get("free_bodies") or {}).get(name)
+    if info is None or not set(info.get("joints", [])) <= plan.skip_joints:
+        return ""
+    old = [*info.get("links", []), *info.get("joints", [])]
+    return (f"; its free joint is read back named after '{out}', not as " + ", ".join(f"'{n}'" for n in old))
 
 
 def _unreserved(name: str) -> str:
