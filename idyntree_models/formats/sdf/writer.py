@@ -226,16 +226,14 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
 
     # nested models the links' '::' names make: a link may not share a name with one of them
     # (SDF 1.6 readers accept a link and a model of one name side by side; 1.7+ refuse it)
-    scopes = {"::".join(parts[:k]) for parts in (n.split("::") for n in model.links if "::" in n)
-              for k in range(1, len(parts))}
+    scopes = {scope for n in model.links for scope in _nested_models(n)}
     made: set[str] = set()  # the nested models of the links' output names
 
     def clash(n: str) -> bool:
         return free(n) or n in model.links or n in scopes or n in made
 
     def nests_in_a_link(n: str) -> bool:  # one of its nested models would have the name of a link
-        parts = n.split("::")
-        return any((p := "::".join(parts[:k])) in model.links or p in taken for k in range(1, len(parts)))
+        return any(p in model.links or p in taken for p in _nested_models(n))
 
     # links first (they decide the nested scopes), then frames, then joints
     for name in model.links:
@@ -254,8 +252,7 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
             diag.warn(f"link '{name}' written as '{out}': a nested model has its name, and SDF names of links "
                       f"and nested models in one model must differ{_free_chain_note(model, plan, name, out)}")
         taken.add(out)
-        parts = out.split("::")
-        made.update("::".join(parts[:k]) for k in range(1, len(parts)))
+        made.update(_nested_models(out))
         plan.names[name] = out
     _plan_scopes(model, plan, world_H)
     for name in model.frames:
@@ -321,6 +318,12 @@ def _free_chain_note(model: Model, plan: _Plan, name: str, out: str) -> str:
     return (f"; its free joint is read back named after '{out}', not as " + ", ".join(f"'{n}'" for n in old))
 
 
+def _nested_models(name: str) -> list[str]:
+    """The nested models a scoped name lives in, outermost first: `a::b::c` -> `a`, `a::b`."""
+    parts = name.split("::")
+    return ["::".join(parts[:k]) for k in range(1, len(parts))]
+
+
 def _unreserved(name: str) -> str:
     parts = [_trim(p) or "link" for p in name.split("::")]
     parts = [p + "_link" if p == WORLD else p for p in parts]
@@ -347,8 +350,7 @@ def _plan_scopes(model: Model, plan: _Plan, world_H: dict[str, np.ndarray]) -> N
     """Nested models for the `::` prefixes of link names; each placed at its model frame."""
     prefixes: set[str] = set()
     for out in plan.names.values():
-        parts = out.split("::")
-        prefixes.update("::".join(parts[:k]) for k in range(1, len(parts)))
+        prefixes.update(_nested_models(out))
     for prefix in sorted(prefixes, key=lambda p: p.count("::")):
         parent, sep, local = prefix.rpartition("::")
         parent = parent if sep else ""
