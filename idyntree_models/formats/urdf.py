@@ -62,9 +62,8 @@ class _UrdfReader(XmlReader):
         """The pose of an <origin> element (identity when there is none)."""
         if el is None:
             return IDENTITY.copy()  # several times cheaper than np.eye(4)
-        xyz = self.vec3_attr(el, "xyz", (0.0, 0.0, 0.0))
-        rpy = self.vec3_attr(el, "rpy", (0.0, 0.0, 0.0))
-        return rpy_xyz_to_transform(rpy, xyz)
+        numbers = self.origin_numbers(el)
+        return rpy_xyz_to_transform(numbers[3:], numbers[:3])
 
 
 class _Numbers:

@@ -39,14 +39,24 @@ def inverse(t: np.ndarray) -> np.ndarray:
     return out
 
 
+def _scaled3(v) -> tuple[float, tuple[float, float, float] | None]:
+    """The largest magnitude m of three numbers and the numbers divided by it (None when m is zero or
+    not finite), so that no square overflows or underflows.  Scalar math: every joint axis of every
+    loader comes here, and numpy's reductions cost microseconds each."""
+    x, y, z = float(v[0]), float(v[1]), float(v[2])
+    m = max(abs(x), abs(y), abs(z))
+    if m == 0.0 or not math.isfinite(m):
+        return m, None
+    return m, (x / m, y / m, z / m)
+
+
 def vector_norm(v) -> float:
     """Euclidean norm without overflow or underflow in the squares (`[1e308, 1e308, 0]` is not inf)."""
-    if len(v) == 3:  # joint axes: scalar math, as unit_vector (numpy's reductions cost microseconds each)
-        x, y, z = float(v[0]), float(v[1]), float(v[2])
-        m = max(abs(x), abs(y), abs(z))
-        if m == 0.0 or not math.isfinite(m):
+    if len(v) == 3:
+        m, scaled = _scaled3(v)
+        if scaled is None:
             return m
-        x, y, z = x / m, y / m, z / m
+        x, y, z = scaled
         return m * math.sqrt(x * x + y * y + z * z)
     a = np.asarray(v, dtype=float)
     m = float(np.max(np.abs(a))) if a.size else 0.0
@@ -58,12 +68,11 @@ def vector_norm(v) -> float:
 
 def unit_vector(v, zero: float = 1e-12) -> np.ndarray | None:
     """`v` scaled to length 1, or None when its length is below `zero` (or it is not finite)."""
-    if len(v) == 3:  # every joint axis of every loader: scalar math is several times faster than numpy here
-        x, y, z = float(v[0]), float(v[1]), float(v[2])
-        m = max(abs(x), abs(y), abs(z))
-        if not math.isfinite(m) or m == 0.0:
+    if len(v) == 3:
+        m, scaled = _scaled3(v)
+        if scaled is None:
             return None
-        x, y, z = x / m, y / m, z / m
+        x, y, z = scaled
         n = math.sqrt(x * x + y * y + z * z)
         if m * n < zero:
             return None
