@@ -94,49 +94,46 @@ def streamed_floors(path: Path) -> dict[str, float]:
     return out
 
 
+def _row(label: str, data: bytes, ours: Callable[[], object], ref: Callable[[], object], ref_name: str,
+         target: float, repeat: int) -> list[object]:
+    """The three floors and our load, each timed alternately with `ref`, as ratios to it."""
+    ratios, ref_ms = [], []
+    for fn in list(floors(data).values()) + [ours]:
+        a, b = paired_ms(fn, ref, repeat)
+        ratios.append(a / b)
+        ref_ms.append(b)
+    return ([label, f"{ref_name} {statistics.median(ref_ms):.2f} ms"] + [f"{r:.2f}" for r in ratios]
+            + [f"<= {target}", f"{target - ratios[2]:+.2f}"])
+
+
 def paired_rows(repeat: int) -> list[list[object]]:
     rows = []
-    cases = [(label, rel, idyntree_load, "iDynTree", 1.0) for label, rel in
-             (("URDF iCubGenova02", ICUB02), ("URDF iCubGenova04", ICUB04), ("URDF tiago_dual", TIAGO),
-              ("URDF synthetic 1000-link tree", None))]
-    cases.append(("SKEL biped.skel", BIPED, None, "dartpy", 2.0))
-    for label, rel, ref_fn, ref_name, target in cases:
+    for label, rel in (("URDF iCubGenova02", ICUB02), ("URDF iCubGenova04", ICUB04), ("URDF tiago_dual", TIAGO),
+                       ("URDF synthetic 1000-link tree", None)):
         path = find_model(rel) if rel else None
         if rel and path is None:
             rows.append([label, "model not present"] + [""] * 6)
             continue
         text = path.read_text() if path else synthetic_urdf(1000)
-        data = text.encode()
-        if ref_fn is None:
-            import dartpy
+        rows.append(_row(label, text.encode(), lambda: load_model(text, "urdf"), lambda: idyntree_load(text),
+                         "iDynTree", 1.0, repeat))
+    biped = find_model(BIPED)
+    if biped is None:
+        rows.append(["SKEL biped.skel", "model not present"] + [""] * 6)
+    else:
+        import dartpy
 
-            ref = lambda: dartpy.utils.SkelParser.readWorld(str(path))  # noqa: E731
-            ours = lambda: load_model(path)  # noqa: E731
-        else:
-            ref = lambda: ref_fn(text)  # noqa: E731
-            ours = lambda: load_model(text, "urdf")  # noqa: E731
-        ratios = []
-        ref_ms = []
-        for fn in list(floors(data).values()) + [ours]:
-            a, b = paired_ms(fn, ref, repeat)
-            ratios.append(a / b)
-            ref_ms.append(b)
-        rows.append([label, f"{ref_name} {statistics.median(ref_ms):.2f} ms"] + [f"{r:.2f}" for r in ratios]
-                    + [f"<= {target}", f"{target - ratios[2]:+.2f}"])
-    sdf_urdf = find_model(ICUB04)
-    if sdf_urdf is not None:
-        sdf = export_model(load_model(sdf_urdf), "sdf").encode()
-        ref = lambda: load_model(sdf_urdf)  # noqa: E731
+        rows.append(_row("SKEL biped.skel", biped.read_bytes(), lambda: load_model(biped),
+                         lambda: dartpy.utils.SkelParser.readWorld(str(biped)), "dartpy", 2.0, repeat))
+    urdf = find_model(ICUB04)
+    if urdf is None:
+        rows.append(["SDF iCubGenova04", "model not present"] + [""] * 6)
+    else:
         with tempfile.TemporaryDirectory() as d:
-            sdf_path = Path(d) / "model.sdf"
-            sdf_path.write_bytes(sdf)
-            ratios, ref_ms = [], []
-            for fn in list(floors(sdf).values()) + [lambda: load_model(sdf_path)]:
-                a, b = paired_ms(fn, ref, repeat)
-                ratios.append(a / b)
-                ref_ms.append(b)
-        rows.append(["SDF iCubGenova04", f"our URDF load {statistics.median(ref_ms):.2f} ms"]
-                    + [f"{r:.2f}" for r in ratios] + ["<= 1.5", f"{1.5 - ratios[2]:+.2f}"])
+            sdf = Path(d) / "model.sdf"
+            sdf.write_text(export_model(load_model(urdf), "sdf"))
+            rows.append(_row("SDF iCubGenova04", sdf.read_bytes(), lambda: load_model(sdf), lambda: load_model(urdf),
+                             "our URDF load", 1.5, repeat))
     return rows
 
 
