@@ -264,14 +264,20 @@ def test_run_services_topics_and_parameters(launched):
 RUNS = int(os.environ.get("IDYNTREE_SHUTDOWN_RUNS", "5"))
 
 
+def _demo_server(verb: str) -> tuple[str, ...]:
+    """`ros2 run` or `ros2 launch` arguments of the server on the demo arm."""
+    if verb == "run":
+        return ("run", "idyntree_models", "model_server", "--ros-args", "-p", f"model_file:={DEMO_ARM}")
+    return ("launch", "idyntree_models", "model_server.launch.py", f"model_file:={DEMO_ARM}")
+
+
 @pytest.mark.parametrize("how", ["run-SIGINT", "run-SIGTERM", "launch-SIGINT", "launch-SIGTERM"])
 def test_clean_shutdown(launched, how):
     """Every stop exits 0 with no traceback (SIGINT/SIGTERM to the whole group, as a terminal or systemd)."""
     verb, signame = how.split("-")
     sig = getattr(signal, signame)
     d = 63 + ["run-SIGINT", "run-SIGTERM", "launch-SIGINT", "launch-SIGTERM"].index(how)
-    args = ("run", "idyntree_models", "model_server", "--ros-args", "-p", f"model_file:={DEMO_ARM}") \
-        if verb == "run" else ("launch", "idyntree_models", "model_server.launch.py", f"model_file:={DEMO_ARM}")
+    args = _demo_server(verb)
     for i in range(RUNS):
         p = launched(d, *args)
         p.wait_for("serving model")
@@ -304,8 +310,7 @@ def test_node_stops_when_its_launcher_is_killed_alone(launched, how):
     server would go on publishing /tf_static next to the next one started.  Ours stops by itself."""
     verb, signame = how.split("-")
     d = 75 + ["launch-SIGTERM", "launch-SIGKILL", "run-SIGKILL"].index(how)
-    args = ("run", "idyntree_models", "model_server", "--ros-args", "-p", f"model_file:={DEMO_ARM}") \
-        if verb == "run" else ("launch", "idyntree_models", "model_server.launch.py", f"model_file:={DEMO_ARM}")
+    args = _demo_server(verb)
     p = launched(d, *args)
     p.wait_for("serving model")
     found = subprocess.run(["pgrep", "-g", str(p.proc.pid), "-f", "lib/idyntree_models/model_server"],
