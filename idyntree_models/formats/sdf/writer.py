@@ -348,9 +348,9 @@ def _plan_free_bodies(model: Model, plan: _Plan) -> None:
 
 def _plan_scopes(model: Model, plan: _Plan, world_H: dict[str, np.ndarray]) -> None:
     """Nested models for the `::` prefixes of link names; each placed at its model frame."""
-    prefixes: set[str] = set()
+    prefixes: dict[str, None] = {}  # in the links' order, so that the same model is written the same way by any process
     for out in plan.names.values():
-        prefixes.update(_nested_models(out))
+        prefixes.update(dict.fromkeys(_nested_models(out)))
     for prefix in sorted(prefixes, key=lambda p: p.count("::")):
         parent, sep, local = prefix.rpartition("::")
         parent = parent if sep else ""
