@@ -9,6 +9,7 @@ that they read back bit for bit.
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable, Collection
 
 import numpy as np
@@ -91,7 +92,8 @@ def format_numbers(values, what: str = "value") -> str:
     return " ".join(format_number_list(values, what))
 
 
-_ROTATIONS: dict[bytes, np.ndarray] = {}  # convention + angle bits -> rotation (see remembered_rotation)
+_ROTATIONS: dict[tuple[str, bytes], np.ndarray] = {}  # (convention, angle bits) -> rotation (remembered_rotation)
+_pack3 = struct.Struct("<3d").pack
 
 
 def remembered_rotation(convention: str, angles: np.ndarray, build: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
@@ -101,7 +103,7 @@ def remembered_rotation(convention: str, angles: np.ndarray, build: Callable[[np
     poses), and three small numpy matrices and two products per pose are most of a pose's cost.  The
     matrix is shared and read-only: callers copy it (make_transform does).
     """
-    key = convention.encode() + np.asarray(angles, dtype=float).tobytes()
+    key = (convention, _pack3(float(angles[0]), float(angles[1]), float(angles[2])))
     rot = _ROTATIONS.get(key)
     if rot is None:
         if len(_ROTATIONS) >= 4096:

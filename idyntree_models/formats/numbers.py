@@ -90,7 +90,7 @@ def xml_doubles(raw: str) -> list[float]:
     """
     if len(raw) <= MAX_NUMBER_CHARS and raw.isascii() and "_" not in raw:
         try:
-            values = [float(t) for t in raw.split()]
+            values = list(map(float, raw.split()))
         except ValueError:
             pass
         else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,6 +42,7 @@ from ..model.model import (
     Sphere,
 )
 from ..model.transforms import (
+    IDENTITY,
     inverse,
     make_transform,
     matrix_to_quat,
@@ -54,7 +56,7 @@ from ..model.transforms import (
 from .base import Diagnostics, FileAccessRefused, LoadOptions, read_file_limited, referenced_file
 from .common import INERTIA_KEYS, inertia_from_six, remembered_rotation
 from .numbers import NumberError, xml_double
-from .xmlutil import XmlReader, find_child, find_children, parse_xml
+from .xmlutil import XmlReader, find_children, parse_xml
 
 DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
 DEFAULT_TIME_STEP = 0.001
@@ -127,22 +129,40 @@ class _Joint:
     implicit: bool = False
 
 
+_IDENTITY_INVERSE = inverse(IDENTITY)  # as inverse() gives it (a -0.0 translation): the products stay bit for bit
+
+
 def _xyz_rotation(a: np.ndarray) -> np.ndarray:
     return rot_x(a[0]) @ rot_y(a[1]) @ rot_z(a[2])
 
 
 class _SkelReader(XmlReader):
-    def child_text(self, parent: etree._Element, tag: str) -> etree._Element | None:
-        return find_child(parent, tag)
+    """Reads SKEL elements; every child lookup goes through `child`, which indexes an element's
+    children by tag the first time it is asked (a body or a joint is asked for some twenty tags,
+    and scanning the children each time was a tenth of a load)."""
+
+    def __init__(self, source: str | None) -> None:
+        super().__init__(source)
+        self._kids: dict[etree._Element, dict] = {}
+        self._transforms: dict[str, np.ndarray] = {}  # <transformation> text -> its matrix, for this file
+
+    def child(self, parent: etree._Element, tag: str) -> etree._Element | None:
+        """The first child element `tag` of `parent` (a plain tag, never a path), or None."""
+        kids = self._kids.get(parent)
+        if kids is None:
+            kids = self._kids[parent] = {}
+            for c in parent:
+                kids.setdefault(c.tag, c)
+        return kids.get(tag)
 
     def need(self, parent: etree._Element, tag: str, why: str = "") -> etree._Element:
-        el = find_child(parent, tag)
+        el = self.child(parent, tag)
         if el is None:
             raise self.error(parent, f"missing <{tag}>{why}")
         return el
 
     def number(self, parent: etree._Element, tag: str, default: float | None = None) -> float:
-        el = find_child(parent, tag)
+        el = self.child(parent, tag)
         if el is None:
             if default is None:
                 raise self.error(parent, f"missing <{tag}>")
@@ -150,7 +170,7 @@ class _SkelReader(XmlReader):
         return self.float_text(el)
 
     def vector(self, parent: etree._Element, tag: str, n: int, default=None) -> np.ndarray:
-        el = find_child(parent, tag)
+        el = self.child(parent, tag)
         if el is None:
             if default is None:
                 raise self.error(parent, f"missing <{tag}>")
@@ -159,11 +179,15 @@ class _SkelReader(XmlReader):
 
     def transformation(self, parent: etree._Element) -> np.ndarray:
         """`x y z a b c`: translation, then R = Rx(a) Ry(b) Rz(c) (DART's XYZ Euler angles)."""
-        el = find_child(parent, "transformation")
+        el = self.child(parent, "transformation")
         if el is None:
-            return np.eye(4)
-        v = self.floats_list(el, el.text or "", "<transformation> value", 6)
-        return make_transform(remembered_rotation("xyz", np.array(v[3:]), _xyz_rotation), v[:3])
+            return IDENTITY.copy()
+        raw = el.text or ""
+        t = self._transforms.get(raw)  # a body's visual and collision shapes mostly repeat one pose
+        if t is None:
+            v = self.floats_list(el, raw, "<transformation> value", 6)
+            t = self._transforms[raw] = make_transform(remembered_rotation("xyz", v[3:], _xyz_rotation), v[:3])
+        return t.copy()
 
     def bool_value(self, el: etree._Element) -> bool:
         value = self.text(el).lower()
@@ -180,7 +204,7 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     r = _SkelReader(source)
     if root.tag != "skel":
         raise r.error(root, f"the root element is <{root.tag}>, a SKEL file needs <skel>")
-    world = find_child(root, "world")
+    world = r.child(root, "world")
     if world is None:
         raise r.error(root, "<skel> has no <world> (a SKEL file holds one world with its skeletons)")
     lost: list[str] = []
@@ -225,13 +249,13 @@ def _physics(r: _SkelReader, world: etree._Element):
     gravity = np.array(DEFAULT_GRAVITY)
     time_step = DEFAULT_TIME_STEP
     detector = None
-    physics = find_child(world, "physics")
+    physics = r.child(world, "physics")
     if physics is not None:
         time_step = r.number(physics, "time_step", DEFAULT_TIME_STEP)
         if time_step <= 0:
-            raise r.error(find_child(physics, "time_step"), f"time step {time_step} must be positive")
+            raise r.error(r.child(physics, "time_step"), f"time step {time_step} must be positive")
         gravity = r.vector(physics, "gravity", 3, DEFAULT_GRAVITY)
-        cd = find_child(physics, "collision_detector")
+        cd = r.child(physics, "collision_detector")
         if cd is not None:
             detector = r.text(cd)
     return gravity, time_step, detector
@@ -242,7 +266,7 @@ def _skeleton(r: _SkelReader, el: etree._Element, options: LoadOptions, diag: Di
     name = el.get("name", "").strip() or "skeleton"
     skel_frame = r.transformation(el)
     model = Model(name=name)
-    mobile = find_child(el, "mobile")
+    mobile = r.child(el, "mobile")
     if mobile is not None:
         model.metadata["skel_mobile"] = r.bool_value(mobile)
         if not model.metadata["skel_mobile"]:
@@ -344,7 +368,7 @@ def _body(r: _SkelReader, el: etree._Element, skel_frame: np.ndarray, options: L
     pose = skel_frame @ r.transformation(el)
     link = Link(name)
     body = _Body(name, el, pose, link)
-    grav = find_child(el, "gravity")
+    grav = r.child(el, "gravity")
     if grav is not None and not r.bool_value(grav):
         lost.append(f"body '{name}' is not affected by gravity")
     for kind, target in (("visualization_shape", link.visuals), ("collision_shape", link.collisions)):
@@ -353,21 +377,21 @@ def _body(r: _SkelReader, el: etree._Element, skel_frame: np.ndarray, options: L
             if shape is not None:
                 target.append(shape)
             body.inertia_shapes.append(info)
-    soft = find_child(el, "soft_shape")
+    soft = r.child(el, "soft_shape")
     if soft is not None:
         _soft_shape(r, soft, name, lost)
-    inertia_el = find_child(el, "inertia")
+    inertia_el = r.child(el, "inertia")
     if inertia_el is None:
         link.inertia = Inertia(1.0, np.zeros(3), np.eye(3))  # DART's default body
     else:
-        mass_el = find_child(inertia_el, "mass")
+        mass_el = r.child(inertia_el, "mass")
         if mass_el is None:
             raise r.error(inertia_el, f"body '{name}': <inertia> needs <mass> (DART refuses it too)")
         mass = r.float_text(mass_el)
         if mass < 0:
             raise r.error(mass_el, f"body '{name}': mass {mass} is negative")
         com = r.vector(inertia_el, "offset", 3, (0.0, 0.0, 0.0))
-        moi = find_child(inertia_el, "moment_of_inertia")
+        moi = r.child(inertia_el, "moment_of_inertia")
         if moi is not None:
             link.inertia = Inertia(mass, com, inertia_from_six(*(r.number(moi, k) for k in INERTIA_KEYS)))
         else:
@@ -384,11 +408,11 @@ def _soft_shape(r: _SkelReader, soft: etree._Element, body: str, lost: list[str]
     geo = r.need(soft, "geometry", " in <soft_shape>")
     kinds = [c.tag for c in geo if isinstance(c.tag, str)]
     if "box" in kinds:
-        box = find_child(geo, "box")
-        if find_child(box, "frags") is None:
+        box = r.child(geo, "box")
+        if r.child(box, "frags") is None:
             raise r.error(box, f"body '{body}': a soft <box> needs <frags> (the number of vertices per edge); "
                                "DART refuses it too")
-        r.floats_text(find_child(box, "frags"), 3)
+        r.floats_text(r.child(box, "frags"), 3)
     elif not any(k in kinds for k in ("sphere", "ellipsoid", "cylinder")):
         raise r.error(geo, f"body '{body}': unknown soft shape {kinds} (box, sphere, ellipsoid, cylinder)")
     total = r.number(soft, "total_mass", 0.0)
@@ -432,7 +456,7 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
                     height=_dart_size(r, g, "height", body, diag))
     elif tag == "plane":
         data["normal"] = r.vector(g, "normal", 3)
-        if find_child(g, "offset") is None and find_child(g, "point") is not None:
+        if r.child(g, "offset") is None and r.child(g, "point") is not None:
             data["offset"] = float(data["normal"] @ r.vector(g, "point", 3))
         else:
             data["offset"] = r.number(g, "offset", 0.0)
@@ -453,7 +477,7 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
         diag.warn(f"line {g.sourceline}: the {what} has no equivalent in the model: not kept (it still counts "
                   "for the body's inertia, as in DART)")
         lost.append(f"the {what}")
-    color_el = find_child(el, "color")
+    color_el = r.child(el, "color")
     if color_el is not None and shape is not None:
         c = r.floats_text(color_el)
         if len(c) == 3:
@@ -483,7 +507,7 @@ def _dart_size(r: _SkelReader, g: etree._Element, tag: str, body: str, diag: Dia
         if value > 0:
             return value
         default, shown = 1.0, f"{value:g}"
-    diag.warn(f"line {find_child(g, tag).sourceline}: body '{body}': <{g.tag}> <{tag}> {shown} is not positive; DART "
+    diag.warn(f"line {r.child(g, tag).sourceline}: body '{body}': <{g.tag}> <{tag}> {shown} is not positive; DART "
               f"ignores it and keeps its default {'1 1 1' if tag == 'size' else '1'}, and so do we (for the shape "
               "and for the inertia)")
     return default
@@ -524,55 +548,77 @@ def _mesh_extents(filename: str, scale: np.ndarray, options: LoadOptions, diag: 
 
 
 # -- inertia from shapes (dartpy 6.20) --------------------------------------------------------
-def _box_inertia(mass: float, e: np.ndarray) -> np.ndarray:
-    return mass / 12.0 * np.diag([e[1] * e[1] + e[2] * e[2], e[0] * e[0] + e[2] * e[2], e[0] * e[0] + e[1] * e[1]])
+# Every shape's moment of inertia about its origin is diagonal in its own axes, so a shape gives the
+# three principal moments as plain floats (computed in DART's order of operations); _shape_inertias
+# turns them into tensors for all shapes at once.
+Moments = tuple[float, float, float]
+
+
+def _box_moments(mass: float, e) -> Moments:
+    x, y, z = float(e[0]), float(e[1]), float(e[2])
+    k = mass / 12.0
+    return k * (y * y + z * z), k * (x * x + z * z), k * (x * x + y * y)
 
 
 def _shape_volume_inertia(tag: str, d: dict, body: str, options: LoadOptions,
-                          diag: Diagnostics) -> tuple[float, object] | None:
-    """(volume, mass -> inertia about the shape origin), DART's formulas and quirks included."""
+                          diag: Diagnostics) -> tuple[float, Callable[[float], Moments]] | None:
+    """(volume, mass -> principal moments about the shape origin), DART's formulas and quirks included."""
     if tag == "sphere":
         rad = d["radius"]
-        return 4.0 / 3.0 * math.pi * rad * rad * rad, lambda m: 0.4 * m * rad * rad * np.eye(3)
+
+        def sphere(m: float) -> Moments:
+            i = 0.4 * m * rad * rad
+            return i, i, i
+
+        return 4.0 / 3.0 * math.pi * rad * rad * rad, sphere
     if tag == "box":
         e = d["size"]
-        return float(e[0]) * float(e[1]) * float(e[2]), lambda m: _box_inertia(m, e)
+        return float(e[0]) * float(e[1]) * float(e[2]), lambda m: _box_moments(m, e)
     if tag == "ellipsoid":
         e = d["size"]
-        return math.pi / 6.0 * (float(e[0]) * float(e[1]) * float(e[2])), lambda m: _box_inertia(m, e) * 12.0 / 20.0
+        return math.pi / 6.0 * (float(e[0]) * float(e[1]) * float(e[2])), lambda m: tuple(
+            i * 12.0 / 20.0 for i in _box_moments(m, e))
     if tag == "cylinder":
         rad, h = d["radius"], d["height"]
-        return math.pi * rad * rad * h, lambda m: np.diag(
-            [m * (3 * rad * rad + h * h) / 12.0, m * (3 * rad * rad + h * h) / 12.0, m * rad * rad / 2.0])
+
+        def cylinder(m: float) -> Moments:
+            i = m * (3 * rad * rad + h * h) / 12.0
+            return i, i, m * rad * rad / 2.0
+
+        return math.pi * rad * rad * h, cylinder
     if tag == "capsule":
         rad, h = d["radius"], d["height"]
         v_cyl, v_sph = math.pi * rad * rad * h, 4.0 / 3.0 * math.pi * rad * rad * rad
 
-        def capsule(m: float) -> np.ndarray:
+        def capsule(m: float) -> Moments:
             total = v_cyl + v_sph
             mc, ms = (m * v_cyl / total, m * v_sph / total) if total > 0 else (0.0, 0.0)
             ixx = mc * (3 * rad * rad + h * h) / 12.0 + ms * (0.4 * rad * rad + h * h / 4.0 + 3.0 / 8.0 * h * rad)
-            return np.diag([ixx, ixx, mc * rad * rad / 2.0 + ms * 0.4 * rad * rad])
+            return ixx, ixx, mc * rad * rad / 2.0 + ms * 0.4 * rad * rad
 
         return v_cyl + v_sph, capsule
     if tag == "cone":
         rad, h = d["radius"], d["height"]
-        return math.pi * rad * rad * h / 3.0, lambda m: np.diag(
-            [0.15 * m * (rad * rad + 2.0 / 3.0 * h * h), 0.15 * m * (rad * rad + 2.0 / 3.0 * h * h), 0.3 * m * rad * rad])
+
+        def cone(m: float) -> Moments:
+            i = 0.15 * m * (rad * rad + 2.0 / 3.0 * h * h)
+            return i, i, 0.3 * m * rad * rad
+
+        return math.pi * rad * rad * h / 3.0, cone
     if tag == "pyramid":
         diag.warn(f"body '{body}': the inertia of a pyramid shape is DART's placeholder (identity), as in dartpy")
-        return d["width"] * d["depth"] * d["height"] / 3.0, lambda m: np.eye(3)
+        return d["width"] * d["depth"] * d["height"] / 3.0, lambda m: (1.0, 1.0, 1.0)
     if tag == "plane":
-        return 1.0, lambda m: np.zeros((3, 3))  # dartpy 6.20 gives a plane unit volume and no inertia
+        return 1.0, lambda m: (0.0, 0.0, 0.0)  # dartpy 6.20 gives a plane unit volume and no inertia
     if tag == "multi_sphere":
         lo = np.min([p - rad for rad, p in d["spheres"]], axis=0)
         hi = np.max([p + rad for rad, p in d["spheres"]], axis=0)
-        return 1.0, lambda m: _box_inertia(m, hi - lo)  # unit volume, bounding-box inertia, as dartpy
+        return 1.0, lambda m: _box_moments(m, hi - lo)  # unit volume, bounding-box inertia, as dartpy
     if tag == "mesh":
         e = _mesh_extents(d["filename"], d["scale"], options, diag, d["element"], body)
         if e is None:
             return None
-        return float(np.prod(e)), lambda m: _box_inertia(m, e)
+        return float(np.prod(e)), lambda m: _box_moments(m, e)
     return None
 
 
@@ -597,7 +643,7 @@ def _shape_inertias(r: _SkelReader, pending: list[tuple]) -> None:
     owner: list[int] = []
     masses: list[float] = []
     poses: list[np.ndarray] = []
-    moments: list[np.ndarray] = []
+    moments: list[Moments] = []
     coms: list[np.ndarray] = []
     with np.errstate(over="ignore", invalid="ignore"):  # huge shapes: refused below, with the body named
         for k, (_, mass, com, parts, _) in enumerate(pending):
@@ -616,7 +662,9 @@ def _shape_inertias(r: _SkelReader, pending: list[tuple]) -> None:
             rot = t[:, :3, :3]
             d = t[:, :3, 3] - np.array(coms)
             m = np.array(masses)[:, None, None]
-            terms = rot @ np.array(moments) @ rot.transpose(0, 2, 1) + m * (
+            about_shape = np.zeros((len(owner), 3, 3))
+            about_shape[:, (0, 1, 2), (0, 1, 2)] = moments
+            terms = rot @ about_shape @ rot.transpose(0, 2, 1) + m * (
                 np.einsum("ij,ij->i", d, d)[:, None, None] * np.eye(3) - d[:, :, None] * d[:, None, :])
             with_parts = sorted(set(owner))
             sums[with_parts] = 0.0
@@ -638,7 +686,7 @@ def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: D
         raise r.error(el, f"unknown joint type '{jtype}' (expected one of {', '.join(JOINT_DOFS)})")
     ends = {}
     for end in ("parent", "child"):
-        e = find_child(el, end)
+        e = r.child(el, end)
         if e is None or not r.text(e):
             raise r.error(el, f"joint '{name}' has no <{end}> (the name of a body{' or world' if end == 'parent' else ''})")
         ends[end] = (r.text(e), e)
@@ -672,18 +720,18 @@ def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: D
 
 
 def _axis(r: _SkelReader, el: etree._Element, tag: str, name: str, raw: bool = False) -> np.ndarray:
-    axis_el = find_child(el, tag)
+    axis_el = r.child(el, tag)
     if axis_el is None:
         raise r.error(el, f"joint '{name}' needs <{tag}><xyz>")
     xyz = r.vector(axis_el, "xyz", 3)
     unit = unit_vector(xyz)
     if unit is None:
-        raise r.error(find_child(axis_el, "xyz"), f"joint '{name}': <{tag}> has zero length")
+        raise r.error(r.child(axis_el, "xyz"), f"joint '{name}': <{tag}> has zero length")
     return xyz if raw else unit
 
 
 def _plane_axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics | None = None) -> None:
-    plane = find_child(el, "plane")
+    plane = r.child(el, "plane")
     ptype = "xy" if plane is None else (plane.get("type") or "").strip()
     fixed = {"xy": ((1, 0, 0), (0, 1, 0)), "yz": ((0, 1, 0), (0, 0, 1)), "zx": ((0, 0, 1), (1, 0, 0))}
     if ptype in fixed:
@@ -704,7 +752,7 @@ def _axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) 
     if t in ("revolute", "prismatic", "screw"):
         joint.axes = [_axis(r, el, "axis", joint.name)]
         if t == "screw":
-            axis_el = find_child(el, "axis")
+            axis_el = r.child(el, "axis")
             joint.pitch = r.number(axis_el, "pitch", 0.0)
     elif t == "universal":
         # DART keeps a universal joint's axes as written, and a non-unit axis gives it a non-finite
@@ -713,10 +761,10 @@ def _axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) 
         joint.axes = [unit_vector(a) for a in raw]
         for tag, a in zip(("axis", "axis2"), raw):
             if abs(vector_norm(a) - 1.0) > 1e-9:
-                diag.warn(f"line {find_child(el, tag).sourceline}: <{tag}> of universal joint '{joint.name}' is not a unit "
+                diag.warn(f"line {r.child(el, tag).sourceline}: <{tag}> of universal joint '{joint.name}' is not a unit "
                           "vector: normalised (DART would leave the joint frozen at q = 0, with a warning)")
     elif t == "euler":
-        order_el = find_child(el, "axis_order")
+        order_el = r.child(el, "axis_order")
         order = r.text(order_el) if order_el is not None else ""
         if order not in ("xyz", "zyx"):
             raise r.error(order_el if order_el is not None else el,
@@ -734,25 +782,25 @@ def _axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) 
 def _old_style_dofs(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) -> None:
     for i, dof in enumerate(joint.dofs):
         tag = "axis" if i == 0 else f"axis{i + 1}"
-        axis_el = find_child(el, tag)
+        axis_el = r.child(el, tag)
         if axis_el is None:
             continue
-        if find_child(axis_el, "damping") is not None:
+        if r.child(axis_el, "damping") is not None:
             dof.damping = r.number(axis_el, "damping")
-        dyn = find_child(axis_el, "dynamics")
+        dyn = r.child(axis_el, "dynamics")
         if dyn is not None:
             dof.damping = r.number(dyn, "damping", dof.damping)
             dof.friction = r.number(dyn, "friction", dof.friction)
             dof.spring_rest = r.number(dyn, "spring_rest_position", dof.spring_rest)
             dof.spring_stiffness = r.number(dyn, "spring_stiffness", dof.spring_stiffness)
-        lim = find_child(axis_el, "limit")
+        lim = r.child(axis_el, "limit")
         if lim is not None:
             dof.lower = r.number(lim, "lower", dof.lower)
             dof.upper = r.number(lim, "upper", dof.upper)
 
 
 def _init_values(r: _SkelReader, el: etree._Element, joint: _Joint, tag: str, attr: str) -> None:
-    e = find_child(el, tag)
+    e = r.child(el, tag)
     if e is None:
         return
     n = len(joint.dofs)
@@ -783,7 +831,7 @@ def _dof_element(r: _SkelReader, el: etree._Element, joint: _Joint) -> None:
         ("acceleration", "acc_lower", "acc_upper", None),
         ("force", "force_lower", "force_upper", None),
     ):
-        e = find_child(el, tag)
+        e = r.child(el, tag)
         if e is None:
             continue
         setattr(dof, lo, r.float_attr(e, "lower", getattr(dof, lo)))
@@ -877,7 +925,14 @@ def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[
     used_names = set(bodies) | ({world_link} if world_link else set()) | {j.name for j in joints}
     skel_joints: dict[str, dict] = {}
     init: dict[str, object] = {}
-    for j in order:
+    # each joint's frame in its parent body, and the child body in the joint frame, for all joints in
+    # two stacked products (one small inverse and product per joint were a sixth of a load)
+    poses = np.array([bodies[j.parent].pose if j.parent is not None else IDENTITY for j in order]
+                     + [bodies[j.child].pose for j in order]).reshape(2, len(order), 4, 4)
+    child_H_joints = np.array([j.child_H_joint for j in order]).reshape(len(order), 4, 4)
+    parent_H_joints = inverse(poses[0]) @ poses[1] @ child_H_joints
+    joint_H_childs = inverse(child_H_joints)
+    for n, j in enumerate(order):
         body = bodies[j.child]
         info = {"type": j.type, "parent": j.parent if j.parent is not None else "world", "child": j.child,
                 "joints": [], "links": [], "dofs": [], "actuator": j.actuator}
@@ -902,8 +957,7 @@ def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[
             info["joints"] = []
             continue
         parent_name = j.parent if j.parent is not None else world_link
-        parent_pose = bodies[j.parent].pose if j.parent is not None else np.eye(4)
-        parent_H_joint = inverse(parent_pose) @ body.pose @ j.child_H_joint
+        parent_H_joint = parent_H_joints[n]
         segs = _segments(j)
         k = len(segs)
         links = [parent_name] + [f"{j.name}__link{i}" for i in range(1, k)] + [j.child]
@@ -917,9 +971,9 @@ def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[
         info["links"] = links[1:-1]
         dof_names: list[str | None] = [None] * len(j.dofs)
         for i, seg in enumerate(segs):
-            t_p = parent_H_joint if i == 0 else np.eye(4)
-            t_c = j.child_H_joint if i == k - 1 else np.eye(4)
-            joint = Joint(seg.name, seg.kind, links[i], links[i + 1], t_p @ inverse(t_c))
+            t_p = parent_H_joint if i == 0 else IDENTITY
+            t_c, c_inv = (j.child_H_joint, joint_H_childs[n]) if i == k - 1 else (IDENTITY, _IDENTITY_INVERSE)
+            joint = Joint(seg.name, seg.kind, links[i], links[i + 1], t_p @ c_inv)
             rot_c = t_c[:3, :3]
             what = f"joint '{j.name}'" + (f" DOF {seg.dof}" if len(j.dofs) > 1 and seg.dof is not None else "")
             if seg.kind in (JointType.REVOLUTE, JointType.PRISMATIC):

@@ -401,7 +401,7 @@ class XmlReader:
         return self._floats(el, el.text or "", f"<{el.tag}> value", n)
 
     def float_text(self, el: etree._Element) -> float:
-        return float(self.floats_text(el, 1)[0])
+        return self.floats_list(el, el.text or "", f"<{el.tag}> value", 1)[0]
 
     def bool_text(self, el: etree._Element) -> bool:
         value = self.text(el).lower()

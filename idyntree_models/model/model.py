@@ -20,8 +20,9 @@ T = TypeVar("T")
 
 
 def _vec(v, n: int = 3) -> np.ndarray:
-    a = np.array(v, dtype=float).reshape(n)
-    return a
+    """A float copy of `v` as an n-vector (a copy, so that no two objects share one array)."""
+    a = np.array(v, dtype=float)
+    return a if a.shape == (n,) else a.reshape(n)
 
 
 class JointType(str, Enum):
@@ -50,7 +51,8 @@ class Inertia(Record):
     def __post_init__(self) -> None:
         self.mass = float(self.mass)
         self.com = _vec(self.com)
-        self.inertia = np.array(self.inertia, dtype=float).reshape(3, 3)
+        tensor = np.array(self.inertia, dtype=float)
+        self.inertia = tensor if tensor.shape == (3, 3) else tensor.reshape(3, 3)
 
     def about_origin(self) -> np.ndarray:
         """The tensor about the link origin; entries beyond a double's range are inf (callers check)."""
@@ -125,7 +127,8 @@ class Joint(Record):
     def __post_init__(self) -> None:
         if not isinstance(self.type, JointType):
             self.type = JointType(self.type)
-        self.rest_transform = np.array(self.rest_transform, dtype=float).reshape(4, 4)
+        rest = np.array(self.rest_transform, dtype=float)
+        self.rest_transform = rest if rest.shape == (4, 4) else rest.reshape(4, 4)
         if self.type in (JointType.REVOLUTE, JointType.PRISMATIC):
             self.axis = _vec(self.axis if self.axis is not None else (1.0, 0.0, 0.0))
         self.axis_origin = _vec(self.axis_origin)
