@@ -250,11 +250,24 @@ def _is_path(tag: str) -> bool:
     return "/" in tag or "[" in tag or tag[:1] in (".", "*") or "{*}" in tag
 
 
+_PATHS: dict[str, bool] = {}  # tag -> _is_path(tag): readers ask for the same few dozen tags all the time
+
+
+def _path(tag: str) -> bool:
+    if len(_PATHS) >= 4096:  # tags are the readers' own words; bounded all the same
+        _PATHS.clear()
+    path = _PATHS[tag] = _is_path(tag)
+    return path
+
+
 def find_child(el: etree._Element, tag: str) -> etree._Element | None:
     """`el.find(tag)`: the first child element `tag`.  For a plain (or {namespace}) tag the children
     are compared in a loop, at under half the cost of find or iterchildren(tag), which both build a
     matcher per call (a SKEL body or an SDF link asks for some twenty children); a path goes to find."""
-    if _is_path(tag):
+    path = _PATHS.get(tag)
+    if path is None:
+        path = _path(tag)
+    if path:
         return el.find(tag)
     for child in el:
         if child.tag == tag:
@@ -264,7 +277,10 @@ def find_child(el: etree._Element, tag: str) -> etree._Element | None:
 
 def find_children(el: etree._Element, tag: str) -> list[etree._Element]:
     """`el.findall(tag)`, the same way as find_child."""
-    return el.findall(tag) if _is_path(tag) else [child for child in el if child.tag == tag]
+    path = _PATHS.get(tag)
+    if path is None:
+        path = _path(tag)
+    return el.findall(tag) if path else [child for child in el if child.tag == tag]
 
 
 def describe(el: etree._Element) -> str:
@@ -277,6 +293,9 @@ class XmlReader:
 
     def __init__(self, source: str | None) -> None:
         self.source = source
+        # what a format reader has computed from an element of this document and may be asked again
+        # (an SDF <pose>: checked with all values, then read by the frame graph), by element
+        self.memo: dict[etree._Element, object] = {}
 
     def error(self, el: etree._Element | None, message: str) -> ModelError:
         if el is None:

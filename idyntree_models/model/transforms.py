@@ -30,7 +30,15 @@ def translation(position) -> np.ndarray:
 
 
 def inverse(t: np.ndarray) -> np.ndarray:
-    """Inverse of a rigid transform (batched too), exact for orthonormal rotations."""
+    """Inverse of a rigid transform (batched too), exact for orthonormal rotations.
+
+    One transform is inverted with scalar math (loaders invert hundreds, one at a time, and einsum's
+    set-up costs more than the arithmetic), summing in the order the batched path does.
+    """
+    if t.shape == (4, 4):
+        (a, b, c, x), (d, e, f, y), (g, h, i, z), _ = t.tolist()
+        return np.array([[a, d, g, -(0.0 + a * x + d * y + g * z)], [b, e, h, -(0.0 + b * x + e * y + h * z)],
+                         [c, f, i, -(0.0 + c * x + f * y + i * z)], [0.0, 0.0, 0.0, 1.0]])
     out = np.zeros_like(t)
     rt = np.swapaxes(t[..., :3, :3], -1, -2)
     out[..., :3, :3] = rt

@@ -14,7 +14,8 @@ import re
 import numpy as np
 from lxml import etree
 
-from ...model.transforms import make_transform, quat_to_matrix, rpy_to_matrix
+from ...errors import ModelError
+from ...model.transforms import IDENTITY, make_transform, quat_to_matrix, rpy_to_matrix
 from ..base import Diagnostics
 from ..common import remembered_rotation
 from ..xmlutil import XmlReader, find_child, find_children, parse_xml
@@ -27,6 +28,17 @@ _VERSION_RE = re.compile(r"([0-9]{1,3})\.([0-9]{1,3})")  # ASCII digits only; sh
 
 
 # -- lenient XML -------------------------------------------------------------------------------
+def _as_utf8(data: str | bytes) -> str | bytes:
+    """Bytes decoded as UTF-8, as tinyxml2 reads every file whatever its declaration says (left as bytes,
+    for the parser to report, when they are not UTF-8)."""
+    if isinstance(data, bytes):
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return data
+    return data
+
+
 def repair_xml(text: str | bytes, diag: Diagnostics) -> str | bytes:
     """Fix the deviations tinyxml2 (libsdformat) accepts and published worlds contain.
 
@@ -35,11 +47,9 @@ def repair_xml(text: str | bytes, diag: Diagnostics) -> str | bytes:
     prefixes of custom elements.  Anything else is left to the strict parser, whose error names
     the line.
     """
+    text = _as_utf8(text)
     if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            return text
+        return text
     out = text.lstrip("\ufeff")
     m = re.match(r"\s*((?:<!--.*?-->\s*)+)(<\?xml)", out, flags=re.DOTALL)
     if m:
@@ -106,7 +116,13 @@ def read_version(r: XmlReader, root: etree._Element, diag: Diagnostics) -> tuple
 def read_document(data: str | bytes, source: str | None, diag: Diagnostics
                   ) -> tuple[etree._Element, XmlReader, tuple[int, int]]:
     """Parse (after the lenient repairs) and check the root: the `<sdf>` element, its reader, its version."""
-    root = parse_xml(repair_xml(data, diag), source)
+    data = _as_utf8(data)
+    try:
+        root = parse_xml(data, source)
+    except ModelError:
+        # every repair mends a document the strict parser refuses, so a well-formed file (nearly all)
+        # does not pay for the whole-text scans; the repaired text is parsed again, whose error stands
+        root = parse_xml(repair_xml(data, diag), source)
     r = XmlReader(source)
     if root.tag != "sdf":
         raise r.error(root, f"the root element is <{root.tag}>, an SDF file needs <sdf>")
@@ -145,8 +161,8 @@ def child_bool(r: XmlReader, el: etree._Element, tag: str, default: bool) -> boo
 def is_colour(values) -> bool:
     """Whether numbers are an SDF colour, r g b [a] each in [0, 1]: what the reader accepts in a
     material, and so what the writer may write there."""
-    v = np.asarray(values, dtype=float).ravel()
-    return v.size in (3, 4) and bool(np.all(np.isfinite(v)) and np.all(v >= 0) and np.all(v <= 1))
+    v = np.asarray(values, dtype=float).ravel().tolist()
+    return len(v) in (3, 4) and all(0.0 <= x <= 1.0 for x in v)  # NaN fails both comparisons
 
 
 def is_true(value: str | None) -> bool:
@@ -157,32 +173,39 @@ def read_pose(r: XmlReader, el: etree._Element | None, version: tuple[int, int],
               check_only: bool = False) -> tuple[np.ndarray | None, str | None]:
     """The transform of a <pose> element and its relative_to frame (None: the default frame).
 
-    `check_only`: raise what reading would raise, but compute no transform (returned as None).
+    `check_only`: raise what reading would raise, but return no transform (None).  The transform is
+    remembered in the reader by element: check_values reads every pose of the document first, and the
+    frame graph, links and sensors read most of them again.
     """
     if el is None:
-        return np.eye(4), None
+        return IDENTITY.copy(), None
     rel = el.get("relative_to")
     if rel is None and version < (1, 7):
         rel = el.get("frame")  # 1.5/1.6 //pose/@frame, read as relative_to
     rel = rel.strip() if rel is not None and rel.strip() else None
+    t = r.memo.get(el)
+    if t is None:
+        t = r.memo[el] = _pose_transform(r, el)
+    return (None if check_only else t.copy()), rel
+
+
+def _pose_transform(r: XmlReader, el: etree._Element) -> np.ndarray:
     fmt = (el.get("rotation_format") or "euler_rpy").strip()
     degrees = is_true(el.get("degrees") or "false")
     raw = r.text(el)
     if not raw:
-        return np.eye(4), rel
+        return IDENTITY
     if fmt == "quat_xyzw":
-        v = r._floats(el, raw, "<pose> value (x y z qx qy qz qw)", 7)
+        v = r.floats_list(el, raw, "<pose> value (x y z qx qy qz qw)", 7)
         q = np.array([v[6], v[3], v[4], v[5]])
         if np.linalg.norm(q) < 1e-12:
             raise r.error(el, "the pose quaternion has zero length")
-        return (None if check_only else make_transform(quat_to_matrix(q), v[:3])), rel
+        return make_transform(quat_to_matrix(q), v[:3])
     if fmt != "euler_rpy":
         raise r.error(el, f"rotation_format must be euler_rpy or quat_xyzw, got '{fmt}'")
-    v = r._floats(el, raw, "<pose> value (x y z roll pitch yaw)", 6)
-    if check_only:
-        return None, rel
+    v = r.floats_list(el, raw, "<pose> value (x y z roll pitch yaw)", 6)
     rpy = np.radians(v[3:]) if degrees else v[3:]
-    return make_transform(remembered_rotation("rpy", rpy, rpy_to_matrix), v[:3]), rel
+    return make_transform(remembered_rotation("rpy", rpy, rpy_to_matrix), v[:3])
 
 
 # -- values anywhere in the model --------------------------------------------------------------------
@@ -195,27 +218,33 @@ _BOOL_TAGS = {"static", "self_collide", "allow_auto_disable", "kinematic", "must
 _VECTOR_TAGS = {"size": 3, "scale": 3, "radii": 3, "gravity": 3, "magnetic_field": 3, "wind": 3}
 
 
+_CHECKED_TAGS = (*_DOUBLE_TAGS, *_BOOL_TAGS, *_VECTOR_TAGS, "pose")
+_NAMESPACED = etree.XPath("//*[namespace-uri()]")  # (a union with //plugin costs twice as much as both apart)
+
+
 def check_values(r: XmlReader, root: etree._Element) -> None:
     """Reject malformed values anywhere in the model, as libsdformat does, not only in what we use."""
     skipped: set[etree._Element] = set()  # inside a <plugin> or a foreign namespace: not SDFormat's values
-    for el in root.iter():
-        if not isinstance(el.tag, str) or el in skipped:
-            continue
-        if "}" in el.tag or el.tag == "plugin":
-            skipped.update(el.iter(etree.Element))  # one pass, instead of every element asking its ancestors
+    for top in (*root.iter("plugin"), *_NAMESPACED(root)):
+        if top not in skipped:
+            skipped.update(top.iter(etree.Element))  # one pass, instead of every element asking its ancestors
+    # only the elements that carry a checked value, found by lxml (in document order: the first bad one is
+    # the one reported), rather than every element of the document visited in Python
+    for el in root.iter(*_CHECKED_TAGS):
+        if el in skipped:
             continue
         raw = r.text(el)
         if not raw or len(el):
             continue
         if el.tag in _DOUBLE_TAGS:
             if raw.lower().lstrip("+-") not in ("inf", "infinity"):
-                r._floats(el, raw, f"<{el.tag}> value", 1)
+                r.floats_list(el, raw, f"<{el.tag}> value", 1)
         elif el.tag in _BOOL_TAGS:
             r.bool_text(el)
         elif el.tag in _VECTOR_TAGS and not (el.tag == "gravity" and el.getparent().tag == "link"):
             if el.tag in ("scale", "size") and el.getparent().tag not in ("mesh", "box"):
                 continue
-            r._floats(el, raw, f"<{el.tag}> value", _VECTOR_TAGS[el.tag])
+            r.floats_list(el, raw, f"<{el.tag}> value", _VECTOR_TAGS[el.tag])
         elif el.tag == "pose":
             read_pose(r, el, (1, 11), check_only=True)
 

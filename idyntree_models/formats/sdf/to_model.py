@@ -296,11 +296,11 @@ def _material(r: XmlReader, mat: etree._Element) -> Material:
     for tag in ("emissive", "specular", "ambient", "diffuse"):  # diffuse wins, ambient is the fallback
         c = find_child(mat, tag)
         if c is not None and r.text(c):
-            v = r.floats_text(c)
+            v = r.floats_list(c, c.text or "", f"<{tag}> value", None)
             if not is_colour(v):
                 raise r.error(c, f"<{tag}> needs 3 or 4 numbers between 0 and 1 (r g b [a]), got '{r.text(c)}'")
             if tag in ("ambient", "diffuse"):
-                color = np.append(v, 1.0) if len(v) == 3 else v
+                color = np.array(v + [1.0] if len(v) == 3 else v)
     script_name = child_text(r, mat, "script/name") if find_child(mat, "script") is not None else None
     return Material(script_name, color, None)
 
