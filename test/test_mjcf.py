@@ -297,3 +297,48 @@ def test_bad_mjcf_is_a_clear_error():
     with pytest.raises(ModelError, match="line 1"):
         load_model('<mujoco><worldbody><body><joint type="hinge" axis="0 0 0"/></body></worldbody></mujoco>',
                    format="mjcf")
+
+
+def _one_body(geoms: str) -> str:
+    return ('<mujoco model="m">\n<worldbody>\n<body name="a">\n<joint name="j" type="hinge"/>\n'
+            f'{geoms}\n</body>\n</worldbody>\n</mujoco>\n')
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("geoms, line, what", [
+    ('<geom type="capsule" size="1e200 1e200"/>', 5, "capsule geom"),  # volume and moments overflow
+    ('<geom type="capsule" size="0 0"/>', 5, "capsule geom"),  # 0 / 0
+    ('<geom type="box" size="1e308 1 1" mass="1"/>', 5, "geom size beyond the range"),  # full size 2e308
+    ('<geom type="capsule" size="0.1" fromto="-1e308 0 0 1e308 0 0"/>', 5, "too far apart"),
+    ('<geom type="sphere" size="0.1" mass="1e300"/>\n<geom type="sphere" size="0.1" pos="1e300 0 0" mass="1e10"/>',
+     3, "inertia of its geoms together"),  # each geom fine, their sum about the common COM overflows
+])
+def test_geoms_whose_inertia_overflows_are_refused_at_their_line(geoms, line, what):
+    """Found by the fuzzer: MJCF's inertia from geoms overflowed to inf/NaN with numpy warnings quoting our
+    source, then was refused without a line ('inertial values must be finite'). MuJoCo's compiler refuses
+    these files too, except the box, which it compiles with an infinite inertia; ours names the geom (or the
+    body, for a sum) and its line."""
+    text = _one_body(geoms)
+    try:
+        m = mujoco.MjModel.from_xml_string(text)
+    except ValueError:
+        pass  # MuJoCo refuses it too
+    else:  # the box: MuJoCo compiles it, with an infinite inertia and bounding radius (silently wrong)
+        assert not (np.all(np.isfinite(m.body_inertia)) and np.all(np.isfinite(m.geom_rbound)))
+    with pytest.raises(ModelError, match=what) as e:
+        load_model(text, format="mjcf")
+    assert e.value.line == line
+
+
+def test_a_mesh_name_too_long_for_the_file_system_is_left_out_not_a_crash(tmp_path):
+    """Found by the fuzzer: MJCF export looks for each mesh file; a path whose last part is longer than the
+    file system allows (under a directory that exists) made pathlib raise OSError: 'internal error'."""
+    (tmp_path / "pkg" / "meshes").mkdir(parents=True)
+    src = tmp_path / "robot.urdf"
+    src.write_text('<robot name="r"><link name="a"><visual><geometry><mesh filename="package://pkg/meshes/'
+                   + "x" * 300 + '.stl"/></geometry></visual><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" '
+                   'ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link></robot>')
+    warnings: list[str] = []
+    text = export_model(load_model(src), "mjcf", warnings=warnings)
+    assert any("mesh" in w and "left out" in w for w in warnings)
+    mujoco.MjModel.from_xml_string(text)

@@ -68,6 +68,7 @@ from ..model.transforms import (
     matrix_to_quat,
     quat_to_matrix,
     unit_vector,
+    vector_norm,
 )
 from .base import Diagnostics, ExportOptions, LoadOptions
 from .common import format_number, format_numbers
@@ -440,8 +441,11 @@ def find_resource(uri: str, source_dir: str | None) -> str | None:
         p = Path(uri)
         candidates = [p] if p.is_absolute() else ([Path(source_dir) / p] if source_dir else [])
     for c in candidates:
-        if c.is_file():
-            return str(c.resolve())
+        try:  # a name too long for the file system (or with a NUL) names no file: pathlib raises for it
+            if c.is_file():
+                return str(c.resolve())
+        except (OSError, ValueError):
+            continue
     return None
 
 
@@ -756,14 +760,23 @@ class _Importer:
                 raise self.r.error(inertial, "needs diaginertia or fullinertia")
             lk.inertia = Inertia(mass, self.floats(inertial, a, "pos", 3, (0.0, 0.0, 0.0)), inertia)
         elif self.inertia_from_geom != "false" and geoms:
-            lk.inertia = combine_inertias(self._geom_inertias(geoms))
+            with np.errstate(all="ignore"):  # a sum beyond a double's range is refused here, with the body
+                total = combine_inertias(self._geom_inertias(geoms))
+            if not (math.isfinite(total.mass) and np.all(np.isfinite(total.com)) and np.all(np.isfinite(total.inertia))):
+                raise self.r.error(el, f"body '{link}': the inertia of its geoms together (inertiafromgeom) is "
+                                       "beyond the range of a double: check their sizes, masses and positions")
+            lk.inertia = total
 
     def _geom_pose(self, el, a: dict) -> np.ndarray:
         fromto = self.floats(el, a, "fromto", 6) if el.get("fromto") is not None else None
         if fromto is None:
             return self.pose(el, a)
         p1, p2 = fromto[:3], fromto[3:]
-        if np.linalg.norm(p2 - p1) < 1e-12:
+        with np.errstate(all="ignore"):
+            apart, middle = _distance(p1, p2), 0.5 * (p1 + p2)
+        if not (math.isfinite(apart) and np.all(np.isfinite(middle))):
+            raise self.r.error(el, "fromto: the two points are too far apart for a double")
+        if apart < 1e-12:
             raise self.r.error(el, "fromto: the two points coincide")
         return make_transform(_z_to(p1 - p2), 0.5 * (p1 + p2))  # MuJoCo points z from "to" towards "from"
 
@@ -773,11 +786,15 @@ class _Importer:
         size = np.concatenate([size, np.zeros(3)])[:3]
         if el.get("fromto") is not None and kind in ("capsule", "cylinder", "box", "ellipsoid"):
             f = self.floats(el, a, "fromto", 6)
-            half = 0.5 * float(np.linalg.norm(f[3:] - f[:3]))
+            with np.errstate(all="ignore"):
+                half = 0.5 * _distance(f[:3], f[3:])
             if kind in ("capsule", "cylinder"):
                 size[1] = half
             else:
                 size[2] = half
+        if not np.all(np.abs(size) <= _MAX_HALF_SIZE):  # the model holds full sizes: twice MJCF's half-sizes
+            raise self.r.error(el, "geom size beyond the range of a double (its full size, twice the half-size "
+                                   "MJCF gives, would overflow)")
         return kind, size
 
     def _shape(self, link: Link, el, a: dict, pose: np.ndarray) -> None:
@@ -835,34 +852,22 @@ class _Importer:
             kind, s = self._geom_size(el, a)
             if kind in ("plane", "hfield", "sdf"):
                 continue
-            r = s[0]
-            if kind == "sphere":
-                vol, diag = 4.0 / 3.0 * math.pi * r ** 3, np.full(3, 0.4 * r * r)
-            elif kind == "capsule":
-                h = 2.0 * s[1]
-                vol = math.pi * r * r * h + 4.0 / 3.0 * math.pi * r ** 3
-                m_cyl, m_sph = math.pi * r * r * h / vol, 4.0 / 3.0 * math.pi * r ** 3 / vol
-                perp = m_cyl * (3 * r * r + h * h) / 12.0 + m_sph * (0.4 * r * r + h * h / 4.0 + 3.0 * h * r / 8.0)
-                diag = np.array([perp, perp, m_cyl * r * r / 2.0 + m_sph * 0.4 * r * r])
-            elif kind == "cylinder":
-                h = 2.0 * s[1]
-                vol = math.pi * r * r * h
-                perp = (3 * r * r + h * h) / 12.0
-                diag = np.array([perp, perp, r * r / 2.0])
-            elif kind == "ellipsoid":
-                vol = 4.0 / 3.0 * math.pi * s[0] * s[1] * s[2]
-                diag = np.array([s[1] ** 2 + s[2] ** 2, s[0] ** 2 + s[2] ** 2, s[0] ** 2 + s[1] ** 2]) / 5.0
-            elif kind == "box":
-                vol = 8.0 * s[0] * s[1] * s[2]
-                diag = np.array([s[1] ** 2 + s[2] ** 2, s[0] ** 2 + s[2] ** 2, s[0] ** 2 + s[1] ** 2]) / 3.0
-            else:
+            with np.errstate(all="ignore"):  # too large a size is refused below, with the geom's line
+                unit = _unit_mass_moments(kind, s)
+            if unit is None:
                 meshes += 1
                 continue
-            if "mass" in a:
-                mass = float(self.floats(el, a, "mass", 1)[0])
-            else:
-                mass = float(self.floats(el, a, "density", 1, (1000.0,))[0]) * vol
-            out.append((Inertia(mass, np.zeros(3), np.diag(mass * diag)), pose))
+            vol, diag = unit
+            with np.errstate(all="ignore"):
+                if "mass" in a:
+                    mass = float(self.floats(el, a, "mass", 1)[0])
+                else:
+                    mass = float(float(self.floats(el, a, "density", 1, (1000.0,))[0]) * vol)
+                moments = mass * diag
+            if not (math.isfinite(mass) and np.all(np.isfinite(moments))):
+                raise self.r.error(el, f"the inertia of this {kind} geom (inertiafromgeom) is not a finite number: its "
+                                       "size (or mass) is zero, or too small or too large for a double")
+            out.append((Inertia(mass, np.zeros(3), np.diag(moments)), pose))
         if meshes:
             self.diag.warn(f"MJCF: inertia of {meshes} mesh geom(s) not computed (a body without <inertial> "
                            "gets its inertia from primitive geoms only)")
@@ -956,6 +961,43 @@ def load(text: str, options: LoadOptions, diag: Diagnostics) -> Model:
         raise ModelError(f"the root element is <{root.tag}>, not <mujoco>", source=diag.source, line=root.sourceline,
                          element=describe(root))
     return _Importer(root, options, diag).run()
+
+
+
+_MAX_HALF_SIZE = 0.5 * np.finfo(float).max
+
+
+def _distance(p1: np.ndarray, p2: np.ndarray) -> float:
+    """|p2 - p1| as MuJoCo computes it (the square root of the summed squares), scaled only where the squares
+    overflow; inf when the difference itself does.  Call under np.errstate."""
+    d = p2 - p1
+    n = float(np.linalg.norm(d))
+    return n if math.isfinite(n) else vector_norm(d)
+
+
+def _unit_mass_moments(kind: str, s) -> tuple[float, np.ndarray] | None:
+    """Volume and principal moments per unit mass of a primitive geom (None for a mesh), as MuJoCo's
+    `inertiafromgeom` computes them."""
+    r = s[0]
+    if kind == "sphere":
+        return 4.0 / 3.0 * math.pi * r ** 3, np.full(3, 0.4 * r * r)
+    if kind == "capsule":
+        h = 2.0 * s[1]
+        vol = math.pi * r * r * h + 4.0 / 3.0 * math.pi * r ** 3
+        m_cyl, m_sph = math.pi * r * r * h / vol, 4.0 / 3.0 * math.pi * r ** 3 / vol
+        perp = m_cyl * (3 * r * r + h * h) / 12.0 + m_sph * (0.4 * r * r + h * h / 4.0 + 3.0 * h * r / 8.0)
+        return vol, np.array([perp, perp, m_cyl * r * r / 2.0 + m_sph * 0.4 * r * r])
+    if kind == "cylinder":
+        h = 2.0 * s[1]
+        perp = (3 * r * r + h * h) / 12.0
+        return math.pi * r * r * h, np.array([perp, perp, r * r / 2.0])
+    if kind == "ellipsoid":
+        return (4.0 / 3.0 * math.pi * s[0] * s[1] * s[2],
+                np.array([s[1] ** 2 + s[2] ** 2, s[0] ** 2 + s[2] ** 2, s[0] ** 2 + s[1] ** 2]) / 5.0)
+    if kind == "box":
+        return (8.0 * s[0] * s[1] * s[2],
+                np.array([s[1] ** 2 + s[2] ** 2, s[0] ** 2 + s[2] ** 2, s[0] ** 2 + s[1] ** 2]) / 3.0)
+    return None
 
 
 __all__ = ["dump", "find_resource", "load", "mujoco_reads"]
