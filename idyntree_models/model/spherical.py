@@ -12,10 +12,11 @@ import re
 
 import numpy as np
 
+from ..errors import ModelError
 from .model import Frame, Inertia, Joint, JointType, Limits, Link, Model
-from .transforms import inverse, matrix_to_quat, translation
+from .transforms import inverse, matrix_to_quat, translation, vector_norm
 
-_EXPORTED = re.compile(r"^spherical_rev_(.+)_x$")
+_EXPORTED = re.compile(r"spherical_rev_(.+)_x", re.S)  # any name, line breaks too
 FAKE_LINK = "spherical_fake_{joint}_link{index}"
 REV_JOINT = "spherical_rev_{joint}_{axis}"
 OFFSET_JOINT = "spherical_offset_{joint}"
@@ -27,7 +28,7 @@ def folded_joint_name(first_revolute: str) -> str:
     Our own exports (`spherical_rev_J_x`) fold back to exactly `J`; other names follow iDynTree
     (cut at the first `_x`, else at `_rev_`).
     """
-    m = _EXPORTED.match(first_revolute)
+    m = _EXPORTED.fullmatch(first_revolute)
     if m:
         return m.group(1)
     for cut in ("_x", "_rev_"):
@@ -163,8 +164,12 @@ def unfold_spherical_joints(model: Model) -> Model:
             continue
         j = joint.name
         rest = joint.rest_transform
-        c_child = rest[:3, :3].T @ (joint.center - rest[:3, 3])
-        offset = np.linalg.norm(c_child) > 1e-12
+        with np.errstate(all="ignore"):
+            c_child = rest[:3, :3].T @ (joint.center - rest[:3, 3])
+        if not np.all(np.isfinite(c_child)):
+            raise ModelError("its centre is too far from the child link's origin for a double (their difference "
+                             "overflows)", element=f"joint '{j}'")
+        offset = vector_norm(c_child) > 1e-12
         names = [FAKE_LINK.format(joint=j, index=i) for i in (1, 2, 3)]
         for n in names[: 3 if offset else 2]:
             out.links[n] = Link(n, Inertia())

@@ -21,7 +21,7 @@ from ..model.spherical import three_revolute_to_quaternion
 from ..model.topology import frame_edge, root_frame, tree_order
 from .tf_codec import TFTemplate, transforms_to_xyz_xyzw
 
-_SPHERICAL_REV = re.compile(r"^spherical_rev_(.+)_([xyz])$")
+_SPHERICAL_REV = re.compile(r"spherical_rev_(.+)_([xyz])", re.S)  # any name, line breaks too
 
 
 @dataclass
@@ -197,7 +197,7 @@ class ServedModel:
                     for mi in self._mimics.get(name, ()):
                         publish(mi)
                 continue
-            m = _SPHERICAL_REV.match(name)
+            m = _SPHERICAL_REV.fullmatch(name)
             if m and m.group(1) in self._spherical:
                 slots = spherical.setdefault(m.group(1), [-1, -1, -1])
                 slots[" xyz".index(m.group(2)) - 1] = k
