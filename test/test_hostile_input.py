@@ -409,6 +409,7 @@ def test_ft_sensor_in_a_joint_with_an_offset_axis_keeps_its_pose_through_urdf():
                                atol=1e-12)
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # the refusal is computed without numpy's overflow warning
 @pytest.mark.parametrize("distance", [1e308, 2e300])
 def test_an_axis_offset_near_overflow_is_refused_by_the_urdf_exporter(distance):
     """Found by the fuzzer (the iDynTree JSON of ur10 with a wrist axis origin of 1e308): URDF writes an
@@ -428,6 +429,27 @@ def test_an_axis_offset_near_overflow_is_refused_by_the_urdf_exporter(distance):
     back = load_model(export_model(near, "urdf"), "urdf")
     wa, wb = Kinematics(near).world_transforms({"j": 0.7}), Kinematics(back).world_transforms({"j": 0.7})
     np.testing.assert_allclose(wb["b"], wa["b"], atol=1e-9)
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_a_spherical_centre_whose_offset_overflows_is_refused_by_the_urdf_exporter():
+    """Found by the fuzzer (ball_joint.urdf.json with a centre of 1e308): URDF writes a spherical joint as
+    three revolute joints about its centre, expressed in the child; centre minus child origin overflowed
+    (numpy's warning, then an inf pose). Refused with the joint named; a far but representable centre is
+    written."""
+    urdf = ('<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" '
+            'izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link><joint name="j" type="spherical"><parent link="a"/>'
+            '<child link="b"/></joint></robot>')
+    doc = json.loads(export_model(load_model(urdf, "urdf"), "json"))
+    doc["joints"][0]["joint_center_wrt_parent"] = [1e308, 0.0, 0.0]
+    doc["joints"][0]["rest_transform"]["position"] = [-1e308, 0.0, 0.0]
+    with pytest.raises(ModelError, match=r"joint 'j'.*centre is too far from the child link's origin"):
+        export_model(load_model(json.dumps(doc), "json"), "urdf")
+    doc["joints"][0]["rest_transform"]["position"] = [-1e3, 0.0, 0.0]
+    back = load_model(export_model(load_model(json.dumps(doc), "json"), "urdf"), "urdf",
+                      convert_three_revolute_joints_to_spherical=True)
+    assert back.joints["j"].type.name == "SPHERICAL"
+    np.testing.assert_allclose(back.joints["j"].center, [1e308, 0.0, 0.0])
 
 
 def test_ft_sensor_in_a_joint_urdf_readers_drop_is_dropped_with_a_warning():

@@ -42,7 +42,7 @@ from ..model.model import (
 )
 from ..model.spherical import unfold_spherical_joints
 from ..model.topology import frame_edge, root_frame, tree_order
-from ..model.transforms import inverse, matrix_to_rpy, rpy_xyz_to_transform, translation
+from ..model.transforms import inverse, matrix_to_rpy, rpy_xyz_to_transform, translation, vector_norm
 from .base import Diagnostics, ExportOptions
 from .common import MAX_DISTANCE, format_number, format_number_list, format_numbers
 
@@ -338,8 +338,11 @@ def _axis_offset(joint: Joint) -> np.ndarray | None:
     if joint.type is not JointType.REVOLUTE:
         return None
     o = joint.axis_origin
-    perp = o - float(o @ joint.axis) * joint.axis
-    return perp if np.linalg.norm(perp) > 1e-12 else None
+    with np.errstate(all="ignore"):  # an origin near the largest double: refused by the caller, with the joint
+        perp = o - float(o @ joint.axis) * joint.axis
+    if not np.all(np.isfinite(perp)):
+        return perp  # overflowed: the caller refuses it
+    return perp if vector_norm(perp) > 1e-12 else None
 
 
 def _unfolded_names(joint: str) -> list[str]:
