@@ -342,3 +342,15 @@ def test_a_mesh_name_too_long_for_the_file_system_is_left_out_not_a_crash(tmp_pa
     text = export_model(load_model(src), "mjcf", warnings=warnings)
     assert any("mesh" in w and "left out" in w for w in warnings)
     mujoco.MjModel.from_xml_string(text)
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("geom", ['<geom type="sphere" size="1e308"/>', '<geom type="ellipsoid" size="1e308 1 1"/>',
+                                  '<geom type="capsule" size="1e308 1"/>'])
+def test_a_radius_near_the_largest_double_loads_and_round_trips(geom):
+    """Found by the fuzzer right after the half-size limit above was added: it applied to radii too (held as
+    they are, not doubled), so the MJCF export of an SDF sphere of radius 1e308 did not load back."""
+    text = _one_body('<inertial mass="1" diaginertia="1 1 1"/>' + geom)
+    model = load_model(text, format="mjcf")
+    back = load_model(export_model(model, "mjcf"), format="mjcf")
+    assert model_differences(model, back) == []

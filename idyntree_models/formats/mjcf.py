@@ -792,9 +792,10 @@ class _Importer:
                 size[1] = half
             else:
                 size[2] = half
-        if not np.all(np.abs(size) <= _MAX_HALF_SIZE):  # the model holds full sizes: twice MJCF's half-sizes
-            raise self.r.error(el, "geom size beyond the range of a double (its full size, twice the half-size "
-                                   "MJCF gives, would overflow)")
+        doubled = size if kind == "box" else size[1:2] if kind in ("capsule", "cylinder") else size[:0]
+        if not np.all(np.abs(doubled) <= _MAX_HALF_SIZE):  # the model holds these as full sizes (lengths)
+            raise self.r.error(el, f"{kind} geom size beyond the range of a double (its full size, twice the "
+                                   "half-size MJCF gives, would overflow)")
         return kind, size
 
     def _shape(self, link: Link, el, a: dict, pose: np.ndarray) -> None:
