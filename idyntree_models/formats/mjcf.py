@@ -778,7 +778,7 @@ class _Importer:
             raise self.r.error(el, "fromto: the two points are too far apart for a double")
         if apart < 1e-12:
             raise self.r.error(el, "fromto: the two points coincide")
-        return make_transform(_z_to(p1 - p2), 0.5 * (p1 + p2))  # MuJoCo points z from "to" towards "from"
+        return make_transform(_z_to(p1 - p2), middle)  # MuJoCo points z from "to" towards "from"
 
     def _geom_size(self, el, a: dict) -> tuple[str, np.ndarray]:
         kind = a.get("type", "sphere")
@@ -962,7 +962,6 @@ def load(text: str, options: LoadOptions, diag: Diagnostics) -> Model:
         raise ModelError(f"the root element is <{root.tag}>, not <mujoco>", source=diag.source, line=root.sourceline,
                          element=describe(root))
     return _Importer(root, options, diag).run()
-
 
 
 _MAX_HALF_SIZE = 0.5 * np.finfo(float).max
