@@ -504,3 +504,29 @@ def test_poses_that_overflow_compare_as_overflowed():
     back.joints["j2"].rest_transform[0, 3] = 0.0  # a real difference (b no longer far away) is still one
     with np.errstate(all="ignore"):
         assert equivalence_problems(model, back, [])
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_a_quaternion_of_huge_components_is_the_rotation_it_points_to():
+    """Found by the fuzzer: an SDF pose `quat_xyzw 0 0 0 1e308 0 0 1e308` gave the identity rotation with an
+    overflow warning (its norm overflowed, and dividing by inf made every component 0). A quaternion's rotation
+    does not depend on its scale: it must equal the one of `1 0 0 1`; spherical joint positions alike, in one
+    configuration and in a batch."""
+    def sdf(q: str) -> str:
+        return ('<?xml version="1.0"?><sdf version="1.9"><model name="m"><link name="a"/><link name="b"><pose '
+                f'rotation_format="quat_xyzw">0 0 0 {q}</pose></link><joint name="j" type="fixed"><parent>a</parent>'
+                '<child>b</child></joint></model></sdf>')
+
+    huge, small = (Kinematics(load_model(sdf(q), "sdf")).world_transforms()["b"] for q in ("1e308 0 0 1e308", "1 0 0 1"))
+    np.testing.assert_allclose(huge, small, atol=1e-15)
+    np.testing.assert_allclose(small[:3, :3], [[1, 0, 0], [0, 0, -1], [0, 1, 0]], atol=1e-15)
+    ball = load_model('<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/><inertia ixx="1" '
+                      'iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link><joint name="j" type="spherical">'
+                      '<parent link="a"/><child link="b"/></joint></robot>', "urdf")
+    kin = Kinematics(ball)
+    q = np.array([[1e308, 1e308, 0.0, 0.0], [1.0, 1.0, 0.0, 0.0]] * 10)  # 20 rows: the batch schedule
+    batch = kin.compute_q(q)
+    np.testing.assert_allclose(batch[0], batch[1], atol=1e-15)
+    np.testing.assert_allclose(kin.compute_q(q[0])[0], batch[1], atol=1e-15)
+    with pytest.raises(ModelError, match="non-zero finite quaternions"):
+        kin.compute_q(np.array([0.0, 0.0, 0.0, 0.0]))

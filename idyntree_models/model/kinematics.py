@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import ModelError
 from .model import Joint, JointType, Model
 from .topology import tree_order
-from .transforms import axis_angle_to_matrix, quat_to_matrix
+from .transforms import axis_angle_to_matrix, quat_to_matrix, unit_quaternions
 
 BATCH_THRESHOLD = 16  # from this many configurations on, the batch schedule is faster
 
@@ -176,10 +176,10 @@ class Kinematics:
             local[:, self._pri] = moved
         if len(self._sph):
             quat = q[:, self._sph_cols]
-            norms = np.linalg.norm(quat, axis=-1)
+            unit, norms = unit_quaternions(quat)
             if not np.all(norms > 1e-12):
                 raise ModelError("spherical joint positions must be non-zero finite quaternions")
-            rot = quat_to_matrix(quat)
+            rot = quat_to_matrix(unit)
             c = self._sph_center
             m = np.zeros((n, len(self._sph), 4, 4))
             m[..., :3, :3] = rot
@@ -371,11 +371,10 @@ class _BatchPlan:
         if n_pri:
             table[2 + 2 * n_rev:2 + 2 * n_rev + n_pri] = (q[:, kin._pri_cols] * kin._pri_gain + kin._pri_offset).T
         if n_sph:
-            quat = q[:, kin._sph_cols]  # (N, S, 4)
-            norms = np.linalg.norm(quat, axis=-1)
+            unit, norms = unit_quaternions(q[:, kin._sph_cols])  # (N, S, 4)
             if not np.all(norms > 1e-12):
                 raise ModelError("spherical joint positions must be non-zero finite quaternions")
-            quat = (quat / norms[..., None]).transpose(1, 2, 0)  # (S, 4, N)
+            quat = unit.transpose(1, 2, 0)  # (S, 4, N)
             first, second = zip(*_QUAT_PAIRS)
             products = table[2 + 2 * n_rev + n_pri:].reshape(n_sph, 9, -1)
             np.multiply(quat[:, list(first)], quat[:, list(second)], out=products)

@@ -35,6 +35,7 @@ from .model import (
     Shape,
 )
 from .topology import tree_order
+from .transforms import unit_quaternions
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ def _locked_positions(model: Model, keep: set[str], locked: Mapping[str, object]
             raise ModelError(f"joint '{name}' is both kept and locked")
         if joint.type is JointType.SPHERICAL:
             q = np.asarray(value, dtype=float).reshape(-1)
-            if q.shape != (4,) or not np.all(np.isfinite(q)) or np.linalg.norm(q) < 1e-12:
+            if q.shape != (4,) or not np.all(np.isfinite(q)) or not unit_quaternions(q)[1] >= 1e-12:
                 raise ModelError(f"spherical joint '{name}' is locked with a quaternion w, x, y, z (got {value!r})")
         elif joint.dofs == 1:
             try:

@@ -172,10 +172,28 @@ def matrix_to_rpy(rot: np.ndarray) -> np.ndarray:
     return np.array([roll, pitch, yaw])
 
 
+def unit_quaternions(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(q / |q|, |q|) over the last axis.
+
+    A quaternion whose components are near the largest double is still a direction, but its squares
+    overflow: divided by an infinite norm it would become zero, the identity rotation.  Only then are
+    the quaternions measured scaled by their largest component (so every other input keeps the
+    plain quotient, bit for bit); a norm beyond a double is inf, a zero or non-finite one is NaN or 0
+    for the caller to refuse.
+    """
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        n = np.linalg.norm(q, axis=-1, keepdims=True)
+        if not np.isinf(n).any():
+            return q / n, n[..., 0]
+        big = np.max(np.abs(q), axis=-1, keepdims=True)
+        scaled = q / big
+        n = np.linalg.norm(scaled, axis=-1, keepdims=True)
+        return scaled / n, (n * big)[..., 0]
+
+
 def quat_to_matrix(q) -> np.ndarray:
     """Unit quaternion (w, x, y, z) to rotation matrix; batched over leading axes."""
-    q = np.asarray(q, dtype=float)
-    q = q / np.linalg.norm(q, axis=-1, keepdims=True)
+    q = unit_quaternions(np.asarray(q, dtype=float))[0]
     w, x, y, z = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
     out = np.empty(q.shape[:-1] + (3, 3))
     out[..., 0, 0] = 1 - 2 * (y * y + z * z)

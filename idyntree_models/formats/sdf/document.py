@@ -15,7 +15,7 @@ import numpy as np
 from lxml import etree
 
 from ...errors import ModelError
-from ...model.transforms import IDENTITY, make_transform, quat_to_matrix, rpy_to_matrix
+from ...model.transforms import IDENTITY, make_transform, quat_to_matrix, rpy_to_matrix, unit_quaternions
 from ..base import Diagnostics
 from ..common import remembered_rotation
 from ..xmlutil import XmlReader, find_child, find_children, parse_xml
@@ -198,7 +198,7 @@ def _pose_transform(r: XmlReader, el: etree._Element) -> np.ndarray:
     if fmt == "quat_xyzw":
         v = r.floats_list(el, raw, "<pose> value (x y z qx qy qz qw)", 7)
         q = np.array([v[6], v[3], v[4], v[5]])
-        if np.linalg.norm(q) < 1e-12:
+        if not unit_quaternions(q)[1] >= 1e-12:
             raise r.error(el, "the pose quaternion has zero length")
         return make_transform(quat_to_matrix(q), v[:3])
     if fmt != "euler_rpy":
