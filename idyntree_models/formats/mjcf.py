@@ -755,7 +755,11 @@ class _Importer:
                 f = self.floats(inertial, a, "fullinertia", 6)
                 inertia = np.array([[f[0], f[3], f[4]], [f[3], f[1], f[5]], [f[4], f[5], f[2]]])
             elif "diaginertia" in a:
-                inertia = rot @ np.diag(self.floats(inertial, a, "diaginertia", 3)) @ rot.T
+                with np.errstate(all="ignore"):  # moments near the largest double, turned: refused below
+                    inertia = rot @ np.diag(self.floats(inertial, a, "diaginertia", 3)) @ rot.T
+                if not np.all(np.isfinite(inertia)):
+                    raise self.r.error(inertial, "diaginertia turned by the inertial's orientation is beyond the "
+                                                 "range of a double")
             else:
                 raise self.r.error(inertial, "needs diaginertia or fullinertia")
             lk.inertia = Inertia(mass, self.floats(inertial, a, "pos", 3, (0.0, 0.0, 0.0)), inertia)
