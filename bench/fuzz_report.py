@@ -5,8 +5,8 @@
 Runs the mutations of test/fuzzing.py (the ones the test suite draws through hypothesis) from a
 seeded random generator over the vendored corpus of every format and checks the same invariant:
 a clean ModelError, or a model that exports to every format (or gets a ModelError) and whose every
-export loads back to the same model.  Prints one table; inputs that break the invariant are saved
-with --save and make the exit code 1.
+export loads back to the same model; a numpy RuntimeWarning on the way counts as a crash.
+Prints one table; inputs that break the invariant are saved with --save and make the exit code 1.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import random
 import sys
 import time
 import traceback
+import warnings
 from collections import Counter
 from pathlib import Path
 
@@ -35,6 +36,7 @@ def main() -> int:
     parser.add_argument("--targets", default=",".join(EXPORTS), help="export formats to check")
     args = parser.parse_args()
     logging.disable(logging.WARNING)  # the loaders' warnings are expected by the thousand
+    warnings.simplefilter("error", RuntimeWarning)  # as in test_fuzz: numpy's overflow warning is a crash here
     rows = []
     failures = 0
     targets = tuple(args.targets.split(","))
