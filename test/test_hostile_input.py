@@ -8,6 +8,7 @@ reference implementation runs here, against it (dartpy for SKEL shape sizes).
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 
@@ -530,3 +531,35 @@ def test_a_quaternion_of_huge_components_is_the_rotation_it_points_to():
     np.testing.assert_allclose(kin.compute_q(q[0])[0], batch[1], atol=1e-15)
     with pytest.raises(ModelError, match="non-zero finite quaternions"):
         kin.compute_q(np.array([0.0, 0.0, 0.0, 0.0]))
+
+
+_SKEL_TWO_BODIES = '''<skel version="1.0"><world name="w"><skeleton name="s">
+<body name="a"><transformation>0 0 0 0 0 0</transformation><inertia><mass>1</mass><moment_of_inertia><ixx>0.1</ixx>
+<iyy>0.1</iyy><izz>0.1</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></moment_of_inertia></inertia></body>
+<body name="b"><transformation>0 0 1 0 0 0</transformation><inertia><mass>1</mass><moment_of_inertia><ixx>0.1</ixx>
+<iyy>0.1</iyy><izz>0.1</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></moment_of_inertia></inertia></body>
+<joint type="{root}" name="j0"><parent>world</parent><child>a</child>{root_init}</joint>
+<joint type="ball" name="j1"><parent>a</parent><child>b</child>{ball_init}</joint>
+</skeleton></world></skel>'''
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_skel_initial_rotations_near_the_largest_double():
+    """A DART rotation vector's angle is its norm: for `1e300 0 0` the squares overflowed, and the initial
+    quaternion (and a free joint's initial base pose) silently became NaN. The angle is now measured scaled
+    (1e300 rad, the quaternion Python's math gives for it), and a vector longer than any double, or an initial
+    base pose beyond one, is refused at its joint's line."""
+    model = load_model(_SKEL_TWO_BODIES.format(root="weld", root_init="", ball_init="<init_pos>1e300 0 0</init_pos>"),
+                       "skel")
+    half = 0.5e300
+    expected = np.array([math.cos(half), math.sin(half), 0.0, 0.0])
+    expected *= 1.0 if expected[0] >= 0 else -1.0  # w >= 0, as matrix_to_quat writes it
+    np.testing.assert_allclose(model.initial_configuration["j1"], expected, atol=1e-12)
+    with pytest.raises(ModelError, match="initial rotation vector of ball joint 'j1' is longer") as e:
+        load_model(_SKEL_TWO_BODIES.format(root="weld", root_init="",
+                                           ball_init="<init_pos>1.7e308 1.7e308 1.7e308</init_pos>"), "skel")
+    assert e.value.line == 7
+    with pytest.raises(ModelError, match="initial position of free joint 'j0' puts its body beyond") as e:
+        load_model(_SKEL_TWO_BODIES.format(root="free", root_init="<init_pos>1.7e308 1.7e308 1.7e308 0 0 0</init_pos>",
+                                           ball_init=""), "skel")
+    assert e.value.line == 6

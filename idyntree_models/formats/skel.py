@@ -949,10 +949,15 @@ def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[
             # the root free joint is the floating base: its pose is the body pose
             t_cj = j.child_H_joint
             q = [d.initial for d in j.dofs]
-            q_h = make_transform(rotation_vector_to_matrix(q[:3]), q[3:])
+            with np.errstate(all="ignore"):  # beyond a double: refused just below, with the joint
+                q_h = make_transform(rotation_vector_to_matrix(q[:3]), q[3:])
+                initial = body.pose @ t_cj @ q_h @ inverse(t_cj)
+            if not np.all(np.isfinite(initial)):
+                raise r.error(j.el, f"the initial position of free joint '{j.name}' puts its body beyond the range "
+                                    "of a double")
             model.default_base_link = j.child
             model.metadata["base_pose"] = body.pose.tolist()
-            model.metadata["initial_base_pose"] = (body.pose @ t_cj @ q_h @ inverse(t_cj)).tolist()
+            model.metadata["initial_base_pose"] = initial.tolist()
             model.metadata["floating_base_joint"] = j.name
             info["joints"] = []
             continue
@@ -992,7 +997,11 @@ def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[
                 joint.center = t_p[:3, 3].copy()
                 rot_dofs = j.dofs[:3]
                 v = [d.initial for d in rot_dofs]
-                init[seg.name] = matrix_to_quat(rot_c @ rotation_vector_to_matrix(v) @ rot_c.T).tolist()
+                rot_0 = rotation_vector_to_matrix(v)
+                if not np.all(np.isfinite(rot_0)):
+                    raise r.error(j.el, f"the initial rotation vector of {j.type} joint '{j.name}' is longer than "
+                                        "the largest double")
+                init[seg.name] = matrix_to_quat(rot_c @ rot_0 @ rot_c.T).tolist()
                 for i3 in range(3):
                     dof_names[i3] = seg.name
                 if any(math.isfinite(d.lower) or math.isfinite(d.upper) for d in rot_dofs):

@@ -257,7 +257,12 @@ def axis_angle_to_matrix(axis, angle) -> np.ndarray:
 def rotation_vector_to_matrix(v) -> np.ndarray:
     """Exponential map of a rotation vector (DART ball/free joints)."""
     v = np.asarray(v, dtype=float)
-    angle = float(np.linalg.norm(v))
+    with np.errstate(over="ignore"):
+        angle = float(np.linalg.norm(v))
+    if math.isinf(angle):  # the squares overflow: an angle up to the largest double is still an angle
+        angle = vector_norm(v)
+    if not math.isfinite(angle):
+        return np.full((3, 3), np.nan)  # no rotation: for the caller to refuse, with its element
     if angle < 1e-15:
         return np.eye(3)
     return axis_angle_to_matrix(v / angle, angle)
