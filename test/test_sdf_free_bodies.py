@@ -81,8 +81,18 @@ TWO_PARENTS = """<sdf version="1.9"><model name="m"><link name="a"/><link name="
   <joint name="bc" type="fixed"><parent>b</parent><child>c</child></joint>
 </model></sdf>"""
 
+# what our SDF export of an MJCF arm with a fixed base body next to a hinged one writes (found by the fuzzer)
+MOVING_AND_FIXED_TO_WORLD = """<sdf version="1.9"><model name="m">
+  <link name="base"><pose>0 0 0.1 0 0 0</pose></link>
+  <joint name="base_fixed" type="fixed"><parent>world</parent><child>base</child></joint>
+  <link name="arm"><pose>0 0 0.1 0 0 0.5</pose></link>
+  <joint name="j1" type="revolute"><parent>world</parent><child>arm</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-3</lower><upper>3</upper></limit></axis></joint>
+</model></sdf>"""
+
 CASES = {"free_links": FREE_LINKS, "fixed_and_free": FIXED_AND_FREE, "equal_limits": EQUAL_LIMITS,
-         "flattened": FLATTENED, "flattened_model": FLATTENED_MODEL, "loop": LOOP, "two_parents": TWO_PARENTS}
+         "flattened": FLATTENED, "flattened_model": FLATTENED_MODEL, "loop": LOOP, "two_parents": TWO_PARENTS,
+         "moving_and_fixed_to_world": MOVING_AND_FIXED_TO_WORLD}
 
 
 def _file(tmp_path: Path, name: str) -> Path:
@@ -130,6 +140,22 @@ def test_links_fixed_to_world_join_the_base_and_free_ones_float() -> None:
     assert m.metadata["fixed_base"] is True and m.default_base_link == "table"
     assert m.joints["shelf_to_world"].type is JointType.FIXED and m.joints["shelf_to_world"].parent == "table"
     assert set(m.metadata["free_bodies"]) == {"cup"}
+
+
+def test_a_link_fixed_to_the_world_hangs_on_the_world_link_a_moving_joint_made() -> None:
+    """Found by the fuzzer (MJCF -> SDF -> load): a fixed joint to the world was dropped as "the base is fixed"
+    while a revolute joint to the world added a 'world' link, so the model had two roots and its own SDF export
+    did not load back. The fixed link now hangs on that 'world' link, at its pose in the model."""
+    m = load_model(MOVING_AND_FIXED_TO_WORLD, format="sdf")
+    assert m.default_base_link == "world"
+    fixed, hinge = m.joints["base_fixed"], m.joints["j1"]
+    assert (fixed.type, fixed.parent, fixed.child) == (JointType.FIXED, "world", "base")
+    assert (hinge.type, hinge.parent, hinge.child) == (JointType.REVOLUTE, "world", "arm")
+    world = Kinematics(m).world_transforms({"j1": 0.0})
+    np.testing.assert_allclose(world["base"], make_transform(None, [0, 0, 0.1]), atol=1e-15)
+    back = load_model(export_model(m, "sdf"), format="sdf")
+    assert {(j.name, j.parent, j.child) for j in back.joints.values()} == {(j.name, j.parent, j.child)
+                                                                           for j in m.joints.values()}
 
 
 def test_free_bodies_written_back_as_free_links_and_chains_kept_elsewhere(tmp_path: Path) -> None:

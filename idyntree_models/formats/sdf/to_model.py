@@ -123,12 +123,14 @@ def _join_free_bodies(model: Model, g: SdfGraph, diag: Diagnostics, options: Loa
     if base not in roots:
         return  # a loop above the canonical link: tree_order names it
     fixed_to_world = {d["child"]: name for name, d in world_joints.items()}
-    if base in fixed_to_world:
+    if base in fixed_to_world or base == WORLD:
+        # links fixed to the world hang on the base fixed to it too, or on the 'world' link that a moving
+        # joint to the world made (at the model frame): either way at their pose in the model
+        base_H = np.eye(4) if base == WORLD else g.links[base]
         for link in roots:
             if link != base and link in fixed_to_world:
                 jname = unique_name(fixed_to_world[link], lambda n: n in model.joints or model.has_frame(n))
-                model.joints[jname] = Joint(jname, JointType.FIXED, base, link,
-                                            inverse(g.links[base]) @ g.links[link])
+                model.joints[jname] = Joint(jname, JointType.FIXED, base, link, inverse(base_H) @ g.links[link])
                 world_joints[fixed_to_world[link]]["joined_to_base_by"] = jname
     free = [n for n in roots if n != base and n not in fixed_to_world]
     if not free:
@@ -205,7 +207,8 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
     i_el = find_child(inertial, "inertia")
     six = [child_float(r, i_el, k, 1.0 if k in ("ixx", "iyy", "izz") else 0.0) for k in INERTIA_KEYS]
     rot = pose[:3, :3]
-    link.inertia = Inertia(mass, pose[:3, 3], rot @ inertia_from_six(*six) @ rot.T)
+    with np.errstate(all="ignore"):  # an inf moment (SDF reads 'inf') turned gives NaN: refused just below
+        link.inertia = Inertia(mass, pose[:3, 3], rot @ inertia_from_six(*six) @ rot.T)
     try:
         # libsdformat refuses negative mass and indefinite tensors: so do we, for SDF
         for w in check_inertia(mass, link.inertia.com, link.inertia.inertia, f"link '{name}'",
