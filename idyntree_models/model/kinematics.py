@@ -176,10 +176,10 @@ class Kinematics:
             local[:, self._pri] = moved
         if len(self._sph):
             quat = q[:, self._sph_cols]
-            unit, norms = unit_quaternions(quat)
+            norms = unit_quaternions(quat)[1]
             if not np.all(norms > 1e-12):
                 raise ModelError("spherical joint positions must be non-zero finite quaternions")
-            rot = quat_to_matrix(unit)
+            rot = quat_to_matrix(quat)
             c = self._sph_center
             m = np.zeros((n, len(self._sph), 4, 4))
             m[..., :3, :3] = rot

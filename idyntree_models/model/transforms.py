@@ -183,12 +183,15 @@ def unit_quaternions(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         n = np.linalg.norm(q, axis=-1, keepdims=True)
-        if not np.isinf(n).any():
-            return q / n, n[..., 0]
-        big = np.max(np.abs(q), axis=-1, keepdims=True)
-        scaled = q / big
-        n = np.linalg.norm(scaled, axis=-1, keepdims=True)
-        return scaled / n, (n * big)[..., 0]
+        unit = q / n
+        over = np.isinf(n)[..., 0]
+        if over.any():  # those rows only: every other keeps its plain quotient
+            big = np.max(np.abs(q[over]), axis=-1, keepdims=True)
+            scaled = q[over] / big
+            scaled_n = np.linalg.norm(scaled, axis=-1, keepdims=True)
+            unit[over] = scaled / scaled_n
+            n[over] = scaled_n * big
+        return unit, n[..., 0]
 
 
 def quat_to_matrix(q) -> np.ndarray:
