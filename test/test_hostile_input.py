@@ -21,6 +21,7 @@ from idyntree_models.errors import ModelError
 from idyntree_models.formats.base import MAX_FILE_BYTES
 from idyntree_models.formats.numbers import MAX_NUMBER_CHARS
 from idyntree_models.model.kinematics import Kinematics
+from idyntree_models.model.transforms import make_transform
 
 from test_skel import compare_with_dart, dart_reference, needs_dartpy
 
@@ -563,3 +564,52 @@ def test_skel_initial_rotations_near_the_largest_double():
         load_model(_SKEL_TWO_BODIES.format(root="free", root_init="<init_pos>1.7e308 1.7e308 1.7e308 0 0 0</init_pos>",
                                            ball_init=""), "skel")
     assert e.value.line == 6
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_one_huge_quaternion_leaves_the_other_rows_of_a_batch_bit_for_bit():
+    """Review of the fix above: measuring every row scaled once one row overflowed changed the last bits of
+    the others (23 of 31 rows), and one configuration went through a second normalisation. A row's result
+    must not depend on its neighbours."""
+    ball = load_model('<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/><inertia ixx="1" '
+                      'iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link><joint name="j" type="spherical">'
+                      '<parent link="a"/><child link="b"/></joint></robot>', "urdf")
+    kin = Kinematics(ball)
+    q = np.random.default_rng(3).normal(size=(32, 4))
+    alone = kin.compute_q(q)
+    mixed = q.copy()
+    mixed[7] = [1e308, 1e308, 0.0, 0.0]
+    together = kin.compute_q(mixed)
+    rows = [i for i in range(32) if i != 7]
+    np.testing.assert_array_equal(together[rows], alone[rows])
+    for i in (0, 7):  # one configuration: the same bits as its row of a batch of one
+        np.testing.assert_array_equal(kin.compute_q(mixed[i])[0], kin.compute_q(mixed[i:i + 1])[0])
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_bodies_and_frames_too_far_apart_for_a_double_are_refused_at_their_line():
+    """Review of this stop's fixes: two SKEL bodies at -1.7e308 and +1.7e308, an SDF link 1.7e308 m from a frame
+    that is itself 1.7e308 m away, or two SDF links that far apart: the poses relative to each other overflowed
+    (numpy's warning) and validation refused them later without a line. A free SKEL body whose far joint
+    offset cancels (q = 0) is not refused: its initial base pose is its body pose."""
+    skel = _SKEL_TWO_BODIES.replace("0 0 0 0 0 0</transformation>", "{ta}</transformation>", 1).replace(
+        "0 0 1 0 0 0</transformation>", "{tb}</transformation>", 1)
+    with pytest.raises(ModelError, match="joint 'j1': its frame in the parent body is beyond the range") as e:
+        load_model(skel.format(ta="-1.7e308 0 0 0 0 0", tb="1.7e308 0 0 0 0 0", root="weld", root_init="",
+                               ball_init=""), "skel")
+    assert e.value.line == 7
+    far = load_model(skel.format(ta="1.7e308 0 0 0 0 0", tb="1.7e308 0 1 0 0 0", root="free",
+                                 root_init="<transformation>1.7e308 0 0 0 0 0</transformation>", ball_init=""), "skel")
+    np.testing.assert_array_equal(far.metadata["initial_base_pose"], make_transform(None, [1.7e308, 0, 0]))
+    frames = ('<sdf version="1.9"><model name="m"><link name="a"/><frame name="f"><pose>1.7e308 0 0 0 0 0</pose>'
+              '</frame>\n<link name="b"><pose relative_to="f">1.7e308 0 0 0 0 0</pose></link>\n<joint name="j" '
+              'type="fixed"><parent>a</parent><child>b</child></joint></model></sdf>')
+    with pytest.raises(ModelError, match="pose of 'b' relative to 'f' puts it beyond the range") as e:
+        load_model(frames, "sdf")
+    assert e.value.line == 2
+    links = ('<sdf version="1.9"><model name="m"><link name="a"><pose>-1.7e308 0 0 0 0 0</pose></link>\n<link name="b">'
+             '<pose>1.7e308 0 0 0 0 0</pose></link>\n<joint name="j" type="revolute"><parent>a</parent><child>b'
+             '</child><axis><xyz>0 0 1</xyz></axis></joint></model></sdf>')
+    with pytest.raises(ModelError, match="joint 'j': its child's pose .* beyond the range of a double") as e:
+        load_model(links, "sdf")
+    assert e.value.line == 3

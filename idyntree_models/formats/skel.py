@@ -930,8 +930,9 @@ def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[
     poses = np.array([bodies[j.parent].pose if j.parent is not None else IDENTITY for j in order]
                      + [bodies[j.child].pose for j in order]).reshape(2, len(order), 4, 4)
     child_H_joints = np.array([j.child_H_joint for j in order]).reshape(len(order), 4, 4)
-    parent_H_joints = inverse(poses[0]) @ poses[1] @ child_H_joints
-    joint_H_childs = inverse(child_H_joints)
+    with np.errstate(all="ignore"):  # bodies too far apart for a double: refused per joint below, with its line
+        parent_H_joints = inverse(poses[0]) @ poses[1] @ child_H_joints
+        joint_H_childs = inverse(child_H_joints)
     for n, j in enumerate(order):
         body = bodies[j.child]
         info = {"type": j.type, "parent": j.parent if j.parent is not None else "world", "child": j.child,
@@ -952,6 +953,8 @@ def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[
             with np.errstate(all="ignore"):  # beyond a double: refused just below, with the joint
                 q_h = make_transform(rotation_vector_to_matrix(q[:3]), q[3:])
                 initial = body.pose @ t_cj @ q_h @ inverse(t_cj)
+                if not np.all(np.isfinite(initial)):  # the joint's offset may cancel (q = 0): compose it first
+                    initial = body.pose @ (t_cj @ q_h @ inverse(t_cj))
             if not np.all(np.isfinite(initial)):
                 raise r.error(j.el, f"the initial position of free joint '{j.name}' puts its body beyond the range "
                                     "of a double")
@@ -963,6 +966,9 @@ def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[
             continue
         parent_name = j.parent if j.parent is not None else world_link
         parent_H_joint = parent_H_joints[n]
+        if not (np.all(np.isfinite(parent_H_joint)) and np.all(np.isfinite(joint_H_childs[n]))):
+            raise r.error(j.el, f"joint '{j.name}': its frame in the parent body is beyond the range of a double "
+                                "(the two bodies, or the joint and its child, are too far apart)")
         segs = _segments(j)
         k = len(segs)
         links = [parent_name] + [f"{j.name}__link{i}" for i in range(1, k)] + [j.child]

@@ -368,7 +368,8 @@ def _split_axis_offsets(model: Model, diag: Diagnostics) -> None:
             continue
         distance = float(np.max(np.abs(perp)))
         if not distance <= MAX_DISTANCE:
-            raise ModelError(f"its axis passes {distance:.3g} m from the child link origin: URDF "
+            how_far = f"{distance:.3g} m" if math.isfinite(distance) else "beyond the range of a double"
+            raise ModelError(f"its axis passes {how_far} from the child link origin: URDF "
                              "needs that offset as a pose and its inverse on an extra link, whose composition "
                              f"overflows beyond {MAX_DISTANCE:g} m", element=f"joint '{joint.name}'")
         helper = f"{joint.child}_axis_offset"

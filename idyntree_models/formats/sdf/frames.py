@@ -424,7 +424,13 @@ class FrameGraph:
             cur = vx.rel
         for n in reversed(chain):
             vx = self.v[n]
-            self._pose[n] = self._pose[vx.rel] @ self._raw(vx)
+            with np.errstate(all="ignore"):  # a pose beyond a double: refused here, at its element
+                pose = self._pose[vx.rel] @ self._raw(vx)
+            if not np.all(np.isfinite(pose)):
+                at = vx.el if vx.el is not None else vx.scope.el
+                raise vx.scope.r.error(at, f"the pose of '{n}' relative to '{vx.rel}' puts it beyond the range of "
+                                           "a double")
+            self._pose[n] = pose
         return self._pose[name]
 
     def _raw(self, vx: Vertex) -> np.ndarray:

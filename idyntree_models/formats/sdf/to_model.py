@@ -123,10 +123,10 @@ def _join_free_bodies(model: Model, g: SdfGraph, diag: Diagnostics, options: Loa
     if base not in roots:
         return  # a loop above the canonical link: tree_order names it
     fixed_to_world = {d["child"]: name for name, d in world_joints.items()}
+    base_H = g.links[base] if base in g.links else np.eye(4)  # the 'world' link is at the model frame
     if base in fixed_to_world or base == WORLD:
         # links fixed to the world hang on the base fixed to it too, or on the 'world' link that a moving
-        # joint to the world made (at the model frame): either way at their pose in the model
-        base_H = np.eye(4) if base == WORLD else g.links[base]
+        # joint to the world made: either way at their pose in the model
         for link in roots:
             if link != base and link in fixed_to_world:
                 jname = unique_name(fixed_to_world[link], lambda n: n in model.joints or model.has_frame(n))
@@ -141,7 +141,6 @@ def _join_free_bodies(model: Model, g: SdfGraph, diag: Diagnostics, options: Loa
             f"{len(free)} link(s) are joined to no joint ({shown}): free bodies in SDF, not part of the tree of base "
             f"'{base}' (free_bodies='chain' joins each to the base by six 1-DOF joints)"
         )
-    base_H = g.links[base] if base in g.links else np.eye(4)
     info: dict[str, dict] = {}
     for link in free:
         info[link] = _free_chain(model, base, link, inverse(base_H) @ g.links[link])
@@ -354,8 +353,13 @@ def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_
     else:
         parent_H = g.links[parent]
     child_H = g.links[j.child]
-    rest = inverse(parent_H) @ child_H
-    origin = (inverse(child_H) @ j.model_H_joint)[:3, 3]
+    with np.errstate(all="ignore"):  # links too far apart for a double: refused just below, at the joint
+        rest = inverse(parent_H) @ child_H
+        origin = (inverse(child_H) @ j.model_H_joint)[:3, 3]
+        center = (inverse(parent_H) @ j.model_H_joint)[:3, 3]
+    if not (np.all(np.isfinite(rest)) and np.all(np.isfinite(origin)) and np.all(np.isfinite(center))):
+        raise r.error(el, f"joint '{j.name}': its child's pose (or the joint's) relative to the parent link is "
+                          "beyond the range of a double")
     rot_c = child_H[:3, :3].T
     jtype = j.type
     if jtype == "screw":
@@ -367,7 +371,6 @@ def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_
         model.joints[j.name] = Joint(j.name, JointType.FIXED, parent, j.child, rest)
         return
     if jtype == "ball":
-        center = (inverse(parent_H) @ j.model_H_joint)[:3, 3]
         model.joints[j.name] = Joint(j.name, JointType.SPHERICAL, parent, j.child, rest, center=center)
         return
     kind = _KINDS[jtype]
