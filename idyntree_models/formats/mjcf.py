@@ -790,8 +790,7 @@ class _Importer:
         size = np.concatenate([size, np.zeros(3)])[:3]
         if el.get("fromto") is not None and kind in ("capsule", "cylinder", "box", "ellipsoid"):
             f = self.floats(el, a, "fromto", 6)
-            with np.errstate(all="ignore"):
-                half = 0.5 * _distance(f[:3], f[3:])
+            half = 0.5 * _distance(f[:3], f[3:])
             if kind in ("capsule", "cylinder"):
                 size[1] = half
             else:
@@ -973,9 +972,10 @@ _MAX_HALF_SIZE = 0.5 * np.finfo(float).max
 
 def _distance(p1: np.ndarray, p2: np.ndarray) -> float:
     """|p2 - p1| as MuJoCo computes it (the square root of the summed squares), scaled only where the squares
-    overflow; inf when the difference itself does.  Call under np.errstate."""
-    d = p2 - p1
-    n = float(np.linalg.norm(d))
+    overflow; inf when the difference itself does."""
+    with np.errstate(over="ignore"):
+        d = p2 - p1
+        n = float(np.linalg.norm(d))
     return n if math.isfinite(n) else vector_norm(d)
 
 

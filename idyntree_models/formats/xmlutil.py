@@ -7,6 +7,7 @@ goes through helpers that name the element and line of a bad value.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -245,29 +246,17 @@ def root_tag(text: str) -> str | None:
     return m.group(1) if m else None
 
 
+@functools.lru_cache(maxsize=4096)  # readers ask for the same few dozen tags all the time
 def _is_path(tag: str) -> bool:
     """Whether `tag` is more than a (namespaced) name: a path or a pattern for lxml's find."""
     return "/" in tag or "[" in tag or tag[:1] in (".", "*") or "{*}" in tag
-
-
-_PATHS: dict[str, bool] = {}  # tag -> _is_path(tag): readers ask for the same few dozen tags all the time
-
-
-def _path(tag: str) -> bool:
-    if len(_PATHS) >= 4096:  # tags are the readers' own words; bounded all the same
-        _PATHS.clear()
-    path = _PATHS[tag] = _is_path(tag)
-    return path
 
 
 def find_child(el: etree._Element, tag: str) -> etree._Element | None:
     """`el.find(tag)`: the first child element `tag`.  For a plain (or {namespace}) tag the children
     are compared in a loop, at under half the cost of find or iterchildren(tag), which both build a
     matcher per call (a SKEL body or an SDF link asks for some twenty children); a path goes to find."""
-    path = _PATHS.get(tag)
-    if path is None:
-        path = _path(tag)
-    if path:
+    if _is_path(tag):
         return el.find(tag)
     for child in el:
         if child.tag == tag:
@@ -277,10 +266,7 @@ def find_child(el: etree._Element, tag: str) -> etree._Element | None:
 
 def find_children(el: etree._Element, tag: str) -> list[etree._Element]:
     """`el.findall(tag)`, the same way as find_child."""
-    path = _PATHS.get(tag)
-    if path is None:
-        path = _path(tag)
-    return el.findall(tag) if path else [child for child in el if child.tag == tag]
+    return el.findall(tag) if _is_path(tag) else [child for child in el if child.tag == tag]
 
 
 def describe(el: etree._Element) -> str:
@@ -293,9 +279,9 @@ class XmlReader:
 
     def __init__(self, source: str | None) -> None:
         self.source = source
-        # what a format reader has computed from an element of this document and may be asked again
-        # (an SDF <pose>: checked with all values, then read by the frame graph), by element
-        self.memo: dict[etree._Element, object] = {}
+        # each <pose> element's transform, once per document: SDF checks every value first, then its
+        # frame graph reads the same poses again
+        self.pose_transforms: dict[etree._Element, np.ndarray] = {}
 
     def error(self, el: etree._Element | None, message: str) -> ModelError:
         if el is None:

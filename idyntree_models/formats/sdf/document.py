@@ -183,9 +183,9 @@ def read_pose(r: XmlReader, el: etree._Element | None, version: tuple[int, int],
     if rel is None and version < (1, 7):
         rel = el.get("frame")  # 1.5/1.6 //pose/@frame, read as relative_to
     rel = rel.strip() if rel is not None and rel.strip() else None
-    t = r.memo.get(el)
+    t = r.pose_transforms.get(el)
     if t is None:
-        t = r.memo[el] = _pose_transform(r, el)
+        t = r.pose_transforms[el] = _pose_transform(r, el)
     return (None if check_only else t.copy()), rel
 
 
