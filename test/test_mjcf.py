@@ -354,3 +354,14 @@ def test_a_radius_near_the_largest_double_loads_and_round_trips(geom):
     model = load_model(text, format="mjcf")
     back = load_model(export_model(model, "mjcf"), format="mjcf")
     assert model_differences(model, back) == []
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_a_diaginertia_that_overflows_once_turned_is_refused_at_its_line():
+    """Found by the fuzzer: the largest double as every principal moment, turned by the inertial's quat,
+    overflowed in numpy (a warning) before validation refused the link without a line."""
+    big = "1.7976931348623157e308"
+    text = _one_body(f'<inertial mass="1" diaginertia="{big} {big} {big}" quat="0.9 0.1 0.3 0.2"/>')
+    with pytest.raises(ModelError, match="diaginertia turned by the inertial's orientation is beyond") as e:
+        load_model(text, format="mjcf")
+    assert e.value.line == 5

@@ -460,3 +460,14 @@ def test_names_with_empty_scope_parts_export_to_sdf_that_loads_back(model: str, 
         out.write_text(export_model(load_model(text, format="sdf"), "sdf"))
         done = subprocess.run(["ign", "sdf", "-k", str(out)], capture_output=True, text=True, timeout=120)
         assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_an_infinite_moment_is_refused_at_its_inertial_without_a_numpy_warning():
+    """Found by the fuzzer: SDF reads `inf` (libsdformat's unlimited joint limit), so an `<ixx>inf</ixx>` turned
+    by the inertial's rotation (the identity here: 0 * inf) became NaN in numpy (a warning) before the refusal."""
+    text = ('<sdf version="1.9"><model name="m"><link name="a">\n<inertial><mass>1</mass>'
+            '<inertia><ixx>inf</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial></link></model></sdf>')
+    with pytest.raises(ModelError, match="link 'a' has invalid inertia: inertial values must be finite") as e:
+        load_model(text, format="sdf")
+    assert e.value.line == 2
