@@ -471,3 +471,16 @@ def test_an_infinite_moment_is_refused_at_its_inertial_without_a_numpy_warning()
     with pytest.raises(ModelError, match="link 'a' has invalid inertia: inertial values must be finite") as e:
         load_model(text, format="sdf")
     assert e.value.line == 2
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("size, pose", [("1e308 1 1", "0 0 0 0 0 0"), ("1 1 1", "1.7e308 0 0 0 0 0")])
+def test_an_automatic_inertia_beyond_a_double_is_refused_at_its_inertial(size, pose):
+    """Found by the fuzzer: SDF 1.11's <inertial auto="true"> of a box 1e308 m long (or of collisions far apart)
+    overflowed in numpy (a warning) before validation refused the link without a line."""
+    text = ('<sdf version="1.11"><model name="m"><link name="a">\n<inertial auto="true"><density>6</density></inertial>'
+            f'<collision name="c1"><pose>{pose}</pose><geometry><box><size>{size}</size></box></geometry></collision>'
+            '<collision name="c2"><geometry><box><size>1 1 1</size></box></geometry></collision></link></model></sdf>')
+    with pytest.raises(ModelError, match=r"link 'a': the inertia computed from its collisions .* beyond the range") as e:
+        load_model(text, format="sdf")
+    assert e.value.line == 2

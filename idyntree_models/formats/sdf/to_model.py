@@ -239,11 +239,16 @@ def _auto_inertia(r: XmlReader, link_el: etree._Element, inertial: etree._Elemen
                       f"{kind} geometry here; the written (or default) inertial values are used")
             return None
         volume, unit_inertia = got
-        parts.append((density * volume, shape.link_H_geometry, density * unit_inertia))
-    result = combine(parts)
-    if find_child(inertial, "mass") is not None and result.mass > 0:
-        scale = child_float(r, inertial, "mass", 1.0) / result.mass  # densities scaled to the given mass
-        result = Inertia(result.mass * scale, result.com, result.inertia * scale)
+        with np.errstate(all="ignore"):  # beyond a double: refused below, at the inertial
+            parts.append((density * volume, shape.link_H_geometry, density * unit_inertia))
+    with np.errstate(all="ignore"):
+        result = combine(parts)
+        if find_child(inertial, "mass") is not None and result.mass > 0:
+            scale = child_float(r, inertial, "mass", 1.0) / result.mass  # densities scaled to the given mass
+            result = Inertia(result.mass * scale, result.com, result.inertia * scale)
+    if not (math.isfinite(result.mass) and np.all(np.isfinite(result.com)) and np.all(np.isfinite(result.inertia))):
+        raise r.error(inertial, f"link '{name}': the inertia computed from its collisions (<inertial auto=\"true\">) "
+                                "is beyond the range of a double: check their sizes, densities and poses")
     return result
 
 
