@@ -933,6 +933,7 @@ def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[
     with np.errstate(all="ignore"):  # bodies too far apart for a double: refused per joint below, with its line
         parent_H_joints = inverse(poses[0]) @ poses[1] @ child_H_joints
         joint_H_childs = inverse(child_H_joints)
+    overflowed = (~np.isfinite(parent_H_joints).all(axis=(1, 2)) | ~np.isfinite(joint_H_childs).all(axis=(1, 2))).tolist()
     for n, j in enumerate(order):
         body = bodies[j.child]
         info = {"type": j.type, "parent": j.parent if j.parent is not None else "world", "child": j.child,
@@ -966,7 +967,7 @@ def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[
             continue
         parent_name = j.parent if j.parent is not None else world_link
         parent_H_joint = parent_H_joints[n]
-        if not (np.all(np.isfinite(parent_H_joint)) and np.all(np.isfinite(joint_H_childs[n]))):
+        if overflowed[n]:
             raise r.error(j.el, f"joint '{j.name}': its frame in the parent body is beyond the range of a double "
                                 "(the two bodies, or the joint and its child, are too far apart)")
         segs = _segments(j)

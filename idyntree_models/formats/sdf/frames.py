@@ -94,6 +94,18 @@ class Vertex:
     attached: str | None = None  # attached_to vertex
 
 
+NEAR = 1e300
+"""Below this (m), no composition of a model's poses can overflow: each product adds at most a few times a
+translation, and no model chains 1e7 poses.  Checking once that every pose is nearer spares each product a
+guard against the overflow (numpy's warning and a finiteness test, a tenth of an SDF load)."""
+
+
+def far_apart(transforms) -> bool:
+    """Whether any of the 4x4 transforms has a translation at or beyond NEAR (or one not finite)."""
+    t = [m[:3, 3] for m in transforms]
+    return bool(t) and not bool(np.abs(np.array(t)).max() < NEAR)
+
+
 def check_name(r: XmlReader, el: etree._Element, name: str, tag: str, version: tuple[int, int]) -> None:
     if name == WORLD or (name.startswith("__") and name.endswith("__")):
         raise r.error(el, f"the {tag} name '{name}' is reserved ('world' and names like __name__ cannot be used)")
@@ -117,6 +129,7 @@ class FrameGraph:
         self.scopes: list[Scope] = []
         self.included: dict[etree._Element, Scope] = {}  # the included <model> element -> its scope
         self._pose: dict[str, np.ndarray] = {}
+        self._far: bool | None = None  # whether some raw pose is far enough for a composition to overflow
         self._attached: dict[str, str] = {}
         self._canonical: dict[str, str] = {}
 
@@ -422,8 +435,13 @@ class FrameGraph:
                 break
             chain.append(cur)
             cur = vx.rel
+        if chain and self._far is None:
+            self._far = far_apart(vx.raw for vx in self.v.values() if vx.raw is not None)
         for n in reversed(chain):
             vx = self.v[n]
+            if not self._far:
+                self._pose[n] = self._pose[vx.rel] @ self._raw(vx)
+                continue
             with np.errstate(all="ignore"):  # a pose beyond a double: refused here, at its element
                 pose = self._pose[vx.rel] @ self._raw(vx)
             if not np.all(np.isfinite(pose)):

@@ -45,7 +45,7 @@ from ..base import Diagnostics, LoadOptions
 from ..common import INERTIA_KEYS, check_ft_keywords, inertia_from_six, unique_name
 from ..xmlutil import XmlReader, find_child, find_children
 from .document import IDYNTREE_NS, child_float, child_text, is_colour, is_true, read_pose
-from .frames import WORLD, Scope
+from .frames import WORLD, Scope, far_apart
 from .inertia import DEFAULT_DENSITY, combine, solid
 from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor
 
@@ -71,8 +71,9 @@ def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None =
         el, scope = g.link_elements[name]
         model.links[name] = read_link(scope.r, el, name, scope, diag)
     world_joints: dict[str, dict] = {}
+    far = far_apart(list(g.links.values()) + [j.model_H_joint for j in g.joints.values()])
     for j in g.joints.values():
-        _add_joint(model, g, j, diag, world_joints)
+        _add_joint(model, g, j, diag, world_joints, far)
     if world_joints:
         model.metadata["sdf_world_joints"] = world_joints
     for name, (link, model_H_frame) in g.frames.items():
@@ -337,7 +338,9 @@ _KINDS = {"revolute": JointType.REVOLUTE, "continuous": JointType.REVOLUTE, "pri
           "universal": JointType.REVOLUTE, "revolute2": JointType.REVOLUTE}
 
 
-def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_joints: dict) -> None:
+def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_joints: dict, far: bool) -> None:
+    """One joint of the tree model; `far` (frames.far_apart of every link and joint pose) asks for the guard
+    against poses whose relative pose overflows."""
     r, el = j.scope.r, j.el
     line = el.sourceline
     if j.type == "gearbox":
@@ -358,13 +361,14 @@ def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_
     else:
         parent_H = g.links[parent]
     child_H = g.links[j.child]
-    with np.errstate(all="ignore"):  # links too far apart for a double: refused just below, at the joint
-        rest = inverse(parent_H) @ child_H
-        origin = (inverse(child_H) @ j.model_H_joint)[:3, 3]
-        center = (inverse(parent_H) @ j.model_H_joint)[:3, 3]
-    if not (np.all(np.isfinite(rest)) and np.all(np.isfinite(origin)) and np.all(np.isfinite(center))):
-        raise r.error(el, f"joint '{j.name}': its child's pose (or the joint's) relative to the parent link is "
-                          "beyond the range of a double")
+    if far:
+        with np.errstate(all="ignore"):  # links too far apart for a double: refused just below, at the joint
+            poses = (inverse(parent_H) @ child_H, inverse(child_H) @ j.model_H_joint, inverse(parent_H) @ j.model_H_joint)
+        if not all(np.all(np.isfinite(p)) for p in poses):
+            raise r.error(el, f"joint '{j.name}': its child's pose (or the joint's) relative to the parent link is "
+                              "beyond the range of a double")
+    rest = inverse(parent_H) @ child_H
+    origin = (inverse(child_H) @ j.model_H_joint)[:3, 3]
     rot_c = child_H[:3, :3].T
     jtype = j.type
     if jtype == "screw":
@@ -376,6 +380,7 @@ def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_
         model.joints[j.name] = Joint(j.name, JointType.FIXED, parent, j.child, rest)
         return
     if jtype == "ball":
+        center = (inverse(parent_H) @ j.model_H_joint)[:3, 3]
         model.joints[j.name] = Joint(j.name, JointType.SPHERICAL, parent, j.child, rest, center=center)
         return
     kind = _KINDS[jtype]
