@@ -484,3 +484,23 @@ def test_an_automatic_inertia_beyond_a_double_is_refused_at_its_inertial(size, p
     with pytest.raises(ModelError, match=r"link 'a': the inertia computed from its collisions .* beyond the range") as e:
         load_model(text, format="sdf")
     assert e.value.line == 2
+
+
+def test_a_sensor_of_a_link_renamed_into_a_nested_model_is_warned_about(tmp_path: Path) -> None:
+    """Found by the fuzzer: a link named '::' (SDF 1.7 accepts it) is written as 'link::link', in a nested model;
+    its sensor 'camera' then comes back as 'link::camera', and only the link's rename was warned about."""
+    from fuzzing import check
+
+    text = ('<sdf version="1.7"><model name="m"><link name="::"><sensor name="camera" type="camera"><pose>-0.2 0 0.3 '
+            '0 0 0</pose><camera><horizontal_fov>1.047</horizontal_fov><image><width>320</width><height>240</height>'
+            '</image><clip><near>0.1</near><far>100</far></clip></camera></sensor></link></model></sdf>')
+    check(text, "sdf", ("sdf",))  # the export loads back to the same model, or a warning names each change
+    warnings: list[str] = []
+    out = export_model(load_model(text, format="sdf"), "sdf", warnings=warnings)
+    assert any("sensor 'camera' is read back as 'link::camera'" in w for w in warnings), warnings
+    assert "link::camera" in load_model(out, format="sdf").sensors
+    if shutil.which("ign") is not None:
+        path = tmp_path / "out.sdf"
+        path.write_text(out)
+        done = subprocess.run(["ign", "sdf", "-k", str(path)], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr

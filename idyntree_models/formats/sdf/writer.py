@@ -489,6 +489,9 @@ def _sensor_name(s_name: str, out_element: str, plan: _Plan, diag: Diagnostics, 
     scope = plan.scope_of(out_element)
     if scope and s_name.startswith(scope + "::"):
         s_name = s_name[len(scope) + 2:]
+    elif scope:  # its link went into a nested model (a renamed link): the reader scopes the sensor by it
+        diag.warn(f"sensor '{shown or s_name}' is read back as '{scope}::{s_name}' (with its frame): its "
+                  f"{'link' if out_element in plan.names.values() else 'joint'} is written in nested model '{scope}'")
     if "::" in s_name or reserved(s_name) or _padded(s_name):
         new = _flat(s_name, "sensor")
         diag.warn(f"sensor '{shown or s_name}' written as '{new}': SDF 1.8+ sensor names have no '::', no reserved "
