@@ -66,9 +66,9 @@ from ..model.transforms import (
     axis_angle_to_matrix,
     make_transform,
     matrix_to_quat,
+    plain_norm,
     quat_to_matrix,
     unit_vector,
-    vector_norm,
 )
 from .base import Diagnostics, ExportOptions, LoadOptions
 from .common import format_number, format_numbers
@@ -766,7 +766,7 @@ class _Importer:
         elif self.inertia_from_geom != "false" and geoms:
             with np.errstate(all="ignore"):  # a sum beyond a double's range is refused here, with the body
                 total = combine_inertias(self._geom_inertias(geoms))
-            if not (math.isfinite(total.mass) and np.all(np.isfinite(total.com)) and np.all(np.isfinite(total.inertia))):
+            if not total.is_finite():
                 raise self.r.error(el, f"body '{link}': the inertia of its geoms together (inertiafromgeom) is "
                                        "beyond the range of a double: check their sizes, masses and positions")
             lk.inertia = total
@@ -971,12 +971,9 @@ _MAX_HALF_SIZE = 0.5 * np.finfo(float).max
 
 
 def _distance(p1: np.ndarray, p2: np.ndarray) -> float:
-    """|p2 - p1| as MuJoCo computes it (the square root of the summed squares), scaled only where the squares
-    overflow; inf when the difference itself does."""
+    """|p2 - p1| as MuJoCo computes it; inf when the difference itself overflows."""
     with np.errstate(over="ignore"):
-        d = p2 - p1
-        n = float(np.linalg.norm(d))
-    return n if math.isfinite(n) else vector_norm(d)
+        return plain_norm(p2 - p1)
 
 
 def _unit_mass_moments(kind: str, s) -> tuple[float, np.ndarray] | None:

@@ -7,6 +7,7 @@ removed links, the robot name).  It holds no I/O and no ROS.
 
 from __future__ import annotations
 
+import math
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum
 from typing import Any, TypeVar
@@ -53,6 +54,11 @@ class Inertia(Record):
         self.com = _vec(self.com)
         tensor = np.array(self.inertia, dtype=float)
         self.inertia = tensor if tensor.shape == (3, 3) else tensor.reshape(3, 3)
+
+    def is_finite(self) -> bool:
+        """Whether mass, COM and tensor are all finite: sums and products of huge parts overflow quietly
+        (under np.errstate), and the reader that made them refuses them with its element."""
+        return math.isfinite(self.mass) and bool(np.isfinite(self.com).all()) and bool(np.isfinite(self.inertia).all())
 
     def about_origin(self) -> np.ndarray:
         """The tensor about the link origin; entries beyond a double's range are inf (callers check)."""

@@ -74,6 +74,15 @@ def vector_norm(v) -> float:
         return m * float(np.linalg.norm(a / m))
 
 
+def plain_norm(v) -> float:
+    """np.linalg.norm(v), the square root of the summed squares that the reference readers (MuJoCo, DART)
+    compute, bit for bit; only where those squares overflow, the scaled norm (vector_norm), so that a
+    length up to the largest double is not inf."""
+    with np.errstate(over="ignore"):
+        n = float(np.linalg.norm(v))
+    return n if not math.isinf(n) else vector_norm(v)
+
+
 def unit_vector(v, zero: float = 1e-12) -> np.ndarray | None:
     """`v` scaled to length 1, or None when its length is below `zero` (or it is not finite)."""
     if len(v) == 3:
@@ -260,10 +269,7 @@ def axis_angle_to_matrix(axis, angle) -> np.ndarray:
 def rotation_vector_to_matrix(v) -> np.ndarray:
     """Exponential map of a rotation vector (DART ball/free joints)."""
     v = np.asarray(v, dtype=float)
-    with np.errstate(over="ignore"):
-        angle = float(np.linalg.norm(v))
-    if math.isinf(angle):  # the squares overflow: an angle up to the largest double is still an angle
-        angle = vector_norm(v)
+    angle = plain_norm(v)  # an angle up to the largest double is still an angle
     if not math.isfinite(angle):
         return np.full((3, 3), np.nan)  # no rotation: for the caller to refuse, with its element
     if angle < 1e-15:

@@ -247,7 +247,7 @@ def _auto_inertia(r: XmlReader, link_el: etree._Element, inertial: etree._Elemen
         if find_child(inertial, "mass") is not None and result.mass > 0:
             scale = child_float(r, inertial, "mass", 1.0) / result.mass  # densities scaled to the given mass
             result = Inertia(result.mass * scale, result.com, result.inertia * scale)
-    if not (math.isfinite(result.mass) and np.all(np.isfinite(result.com)) and np.all(np.isfinite(result.inertia))):
+    if not result.is_finite():
         raise r.error(inertial, f"link '{name}': the inertia computed from its collisions (<inertial auto=\"true\">) "
                                 "is beyond the range of a double: check their sizes, densities and poses")
     return result
