@@ -588,10 +588,9 @@ def test_one_huge_quaternion_leaves_the_other_rows_of_a_batch_bit_for_bit():
 
 @pytest.mark.filterwarnings("error::RuntimeWarning")
 def test_bodies_and_frames_too_far_apart_for_a_double_are_refused_at_their_line():
-    """Review of this stop's fixes: two SKEL bodies at -1.7e308 and +1.7e308, an SDF link 1.7e308 m from a frame
-    that is itself 1.7e308 m away, or two SDF links that far apart: the poses relative to each other overflowed
-    (numpy's warning) and validation refused them later without a line. A free SKEL body whose far joint
-    offset cancels (q = 0) is not refused: its initial base pose is its body pose."""
+    """Review of this stop's fixes: two SKEL bodies at -1.7e308 and +1.7e308 (and the SDF cases below): the poses
+    relative to each other overflowed (numpy's warning) and validation refused them later without a line. A free
+    SKEL body whose far joint offset cancels (q = 0) is not refused: its initial base pose is its body pose."""
     skel = _SKEL_TWO_BODIES.replace("0 0 0 0 0 0</transformation>", "{ta}</transformation>", 1).replace(
         "0 0 1 0 0 0</transformation>", "{tb}</transformation>", 1)
     with pytest.raises(ModelError, match="joint 'j1': its frame in the parent body is beyond the range") as e:
@@ -601,15 +600,26 @@ def test_bodies_and_frames_too_far_apart_for_a_double_are_refused_at_their_line(
     far = load_model(skel.format(ta="1.7e308 0 0 0 0 0", tb="1.7e308 0 1 0 0 0", root="free",
                                  root_init="<transformation>1.7e308 0 0 0 0 0</transformation>", ball_init=""), "skel")
     np.testing.assert_array_equal(far.metadata["initial_base_pose"], make_transform(None, [1.7e308, 0, 0]))
-    frames = ('<sdf version="1.9"><model name="m"><link name="a"/><frame name="f"><pose>1.7e308 0 0 0 0 0</pose>'
+
+
+_FAR_SDF = {
+    "frame": ('<sdf version="1.9"><model name="m"><link name="a"/><frame name="f"><pose>1.7e308 0 0 0 0 0</pose>'
               '</frame>\n<link name="b"><pose relative_to="f">1.7e308 0 0 0 0 0</pose></link>\n<joint name="j" '
-              'type="fixed"><parent>a</parent><child>b</child></joint></model></sdf>')
-    with pytest.raises(ModelError, match="pose of 'b' relative to 'f' puts it beyond the range") as e:
-        load_model(frames, "sdf")
-    assert e.value.line == 2
-    links = ('<sdf version="1.9"><model name="m"><link name="a"><pose>-1.7e308 0 0 0 0 0</pose></link>\n<link name="b">'
-             '<pose>1.7e308 0 0 0 0 0</pose></link>\n<joint name="j" type="revolute"><parent>a</parent><child>b'
-             '</child><axis><xyz>0 0 1</xyz></axis></joint></model></sdf>')
-    with pytest.raises(ModelError, match="joint 'j': its child's pose .* beyond the range of a double") as e:
-        load_model(links, "sdf")
-    assert e.value.line == 3
+              'type="fixed"><parent>a</parent><child>b</child></joint></model></sdf>',
+              "pose of 'b' relative to 'f' puts it beyond the range", 2),
+    "links": ('<sdf version="1.9"><model name="m"><link name="a"><pose>-1.7e308 0 0 0 0 0</pose></link>\n<link name="b">'
+              '<pose>1.7e308 0 0 0 0 0</pose></link>\n<joint name="j" type="revolute"><parent>a</parent><child>b'
+              '</child><axis><xyz>0 0 1</xyz></axis></joint></model></sdf>',
+              "joint 'j': its child's pose .* beyond the range of a double", 3),
+}
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("case", list(_FAR_SDF))
+def test_sdf_poses_too_far_apart_for_a_double_are_refused_at_their_line(case):
+    """The SDF side of the test above: a link 1.7e308 m from a frame that is itself 1.7e308 m away, or two links
+    that far apart."""
+    text, message, line = _FAR_SDF[case]
+    with pytest.raises(ModelError, match=message) as e:
+        load_model(text, "sdf")
+    assert e.value.line == line
