@@ -109,7 +109,7 @@ def fk_rows(repeat: int) -> list[list[str]]:
 
     for n in (1, 10, 100, 1000):
         batch = q[:n]
-        per, one = paired_ms(lambda: kin.compute_q(batch), calls, max(7, repeat * 10 // n))
+        per, one = paired_ms(lambda: kin.compute_q(batch), calls, max(repeat, repeat * 10 // n))
         per, one = per / n, one / burst
         rows.append([f"batched FK iCubGenova02 ({len(kin.frame_names)} frames), {n} configurations",
                      f"{per * 1e3:.1f} us per configuration", f"one call {one * 1e3:.1f} us",

@@ -95,3 +95,24 @@ def test_batch_refuses_a_zero_quaternion():
     q[4, col:col + 4] = 0.0
     with pytest.raises(ModelError, match="non-zero finite quaternions"):
         kin.compute_q(q)
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["one-chunk", "chunks"])
+@pytest.mark.parametrize("rel", ["urdf/idyntree/iCubGenova02.urdf", "urdf/idyntree/spherical_joint.urdf"])
+def test_large_batches_equal_small_ones(rel, chunked, monkeypatch):
+    """Large batches take other code than the corpus test's N configurations: one chunk of more than
+    STACKED_BELOW configurations computes frames that are each alone on their link one product per frame
+    (small chunks: one stacked product), and small chunks split the batch.  Each row must be what a
+    small batch gives for it."""
+    from idyntree_models.model import kinematics
+
+    kin = _kinematics(model_file(rel))
+    n = kinematics.STACKED_BELOW + 37
+    if chunked:
+        monkeypatch.setattr(kinematics, "CHUNK_BYTES", 1)  # the smallest chunks: 256 configurations each
+    q = _random_q(kin, n, np.random.default_rng(8))
+    large = kin.compute_q(q)
+    for start in range(0, n, N):
+        small = kin.compute_q(q[start:start + N]) if n - start >= BATCH_THRESHOLD else np.concatenate(
+            [kin.compute_q(row) for row in q[start:start + N]])
+        np.testing.assert_allclose(large[start:start + N], small, atol=1e-12, err_msg=f"rows from {start}")

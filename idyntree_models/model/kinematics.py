@@ -236,6 +236,7 @@ CHUNK_BYTES = 8 << 20  # working set of one chunk of configurations: fits the la
 # OpenBLAS (numpy's) runs a product of m*n*k <= 2**18 on one thread; above it wakes more threads,
 # which on a loaded machine costs ~10x.  Frame products are split to stay below it.
 BLAS_ONE_THREAD = 1 << 18
+STACKED_BELOW = 512  # chunks of fewer configurations compute lone frames in one stacked product
 
 
 def _skew(a: np.ndarray) -> np.ndarray:
@@ -299,7 +300,8 @@ class _BatchPlan:
     (BLAS, configurations as the long axis) plus a few contiguous multiply-adds by the joint
     coefficients.  Spherical joints of a level are regrouped after the others, so every group is a
     contiguous block of the buffer.  Additional frames are rigid, so each run of frames on one link is a single product
-    written straight into the output; links are copied into the output at the end.
+    written straight into the output (in small chunks, a stretch of frames each alone on its link is
+    one stacked product); links are copied into the output at the end.
     Configurations are processed in chunks whose buffer stays in cache.
     """
 
@@ -326,7 +328,11 @@ class _BatchPlan:
         self.slot = np.empty(len(order), dtype=int)  # link index -> row of the buffer
         self.slot[np.array(order)] = np.arange(len(order))
         self.groups = [(g0, g1, self.slot[parents], left, coef) for g0, g1, parents, left, coef in self.groups]
-        self.runs = []  # (first frame, end frame, buffer row of their link, (16, 16 r) product)
+        self.reordered = bool(np.any(self.slot != np.arange(len(order))))
+        # every group's coefficient rows, gathered from the table in one call per chunk
+        weighted = [coef for *_, coef in self.groups if coef is not None]
+        self.coef_rows = np.concatenate([c.ravel() for c in weighted]) if weighted else np.zeros(0, dtype=int)
+        runs = []  # (first frame, end frame, buffer row of their link, (16, 16 r) product)
         fp = kin._frame_parent
         k = 0
         while k < len(fp):
@@ -337,8 +343,24 @@ class _BatchPlan:
             for r, offset in enumerate(kin._frame_offset[k:e]):
                 for row in range(4):
                     right[4 * row:4 * row + 4, 16 * r + 4 * row:16 * r + 4 * row + 4] = offset
-            self.runs.append((k, e, self.slot[fp[k]], right))
+            runs.append((k, e, self.slot[fp[k]], right))
             k = e
+        # consecutive frames that are each alone on their link (a sensor frame here, a tool frame there)
+        # become one stacked product, (frames, configurations, 16) x (frames, 16, 16), for small batches,
+        # where the calls cost more than the products (large ones: the gather of their links costs more)
+        self.runs, self.merged_runs, self.stacks = runs, [], []
+        i = 0
+        while i < len(runs):
+            j = i
+            while j < len(runs) and runs[j][1] - runs[j][0] == 1:
+                j += 1
+            if j - i >= 2:
+                self.stacks.append((runs[i][0], runs[j - 1][1], np.array([r[2] for r in runs[i:j]]),
+                                    np.stack([r[3] for r in runs[i:j]])))
+                i = j
+            else:
+                self.merged_runs.append(runs[i])
+                i += 1
 
     @staticmethod
     def _group(kin: Kinematics, first: int, block: list[int], rows: dict[int, list[int]]) -> tuple:
@@ -403,7 +425,8 @@ class _BatchPlan:
         world[:, 3, :3] = 0.0
         world[:, 3, 3] = 1.0
         world[0, :3] = base[:3, :, None] if base.ndim == 2 else base[:, :3].transpose(1, 2, 0)
-        table = self.coefficients(q)
+        coefs = self.coefficients(q)[self.coef_rows]
+        used = 0
         for g0, g1, parents, left, coef in self.groups:
             target = world[g0:g1, :3]
             if coef is None:
@@ -411,15 +434,21 @@ class _BatchPlan:
                 continue
             products = np.matmul(left, world[parents, :3]).reshape(g1 - g0, 3, coef.shape[1], 4, n)
             # weighted sum over the terms in one pass (a multiply, then a reduce, is two passes)
-            np.einsum("grtcn,gtn->grcn", products, table[coef], out=target)
+            np.einsum("grtcn,gtn->grcn", products, coefs[used:used + coef.size].reshape(coef.shape + (n,)), out=target)
+            used += coef.size
         self._write(world, out)
 
     def _write(self, world: np.ndarray, out: np.ndarray) -> None:
         """Links from the buffer into the output, then every additional frame from its link."""
         n, n_links = out.shape[0], len(self.kin.link_names)
-        ordered = world[self.slot] if np.any(self.slot != np.arange(n_links)) else world
+        ordered = world[self.slot] if self.reordered else world
         out[:, :n_links].reshape(n, 16 * n_links)[...] = ordered.reshape(16 * n_links, n).T
-        for k0, k1, row, right in self.runs:
+        runs, stacks = (self.merged_runs, self.stacks) if n < STACKED_BELOW else (self.runs, ())
+        for k0, k1, rows, rights in stacks:
+            source = world[rows].reshape(k1 - k0, 16, n).transpose(0, 2, 1)
+            target = out[:, n_links + k0:n_links + k1].reshape(n, k1 - k0, 16).transpose(1, 0, 2)
+            np.matmul(source, rights, out=target)  # n * 16 * 16 < BLAS_ONE_THREAD
+        for k0, k1, row, right in runs:
             source = world[row].reshape(16, n).T
             target = out[:, n_links + k0:n_links + k1].reshape(n, 16 * (k1 - k0))
             step = max(1, BLAS_ONE_THREAD // right.size)
