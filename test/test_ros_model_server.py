@@ -472,6 +472,60 @@ def test_non_finite_positions_dropped_and_bad_prefix_refused(ros):
     assert server.alive()
 
 
+_OVERFLOW_URDF = """<robot name="overflow">
+  <link name="base"/>
+  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="finger"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="slider"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <joint name="finger_joint" type="revolute"><parent link="arm"/><child link="finger"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="1" velocity="1"/><mimic joint="shoulder" multiplier="1e308"/></joint>
+  <joint name="slide" type="prismatic"><origin xyz="1e308 0 0"/><parent link="base"/><child link="slider"/>
+    <axis xyz="1 0 0"/><limit lower="-1e308" upper="1e308" effort="1" velocity="1"/></joint>
+</robot>
+"""
+
+
+def test_finite_positions_that_overflow_are_dropped(ros, tmp_path: Path):
+    """Finite positions whose pose is not finite: a mimic multiplier of 1e308 turns shoulder = 3 into an
+    infinite angle (a NaN rotation), a prismatic joint at 1e308 on an origin at 1e308 into an infinite
+    translation.  Such a message is dropped with the joints named, as a NaN position is; a message whose
+    poses are finite, next to it, still reaches /tf."""
+    path = tmp_path / "overflow.urdf"
+    path.write_text(_OVERFLOW_URDF)
+    server, probe = ros(68, {"model_file": str(path), "publish_frequency": 0.0})
+    wait_ready(server, probe)
+    tf = probe.collect(TFMessage, "/tf", tf_qos())
+    pub = probe.node.create_publisher(JointState, "joint_states", 10)
+    probe.spin_until(lambda: pub.get_subscription_count() > 0, what="the server's joint_states subscription")
+    sent = 0
+
+    def send() -> bool:
+        nonlocal sent
+        pub.publish(joint_state(["shoulder", "slide"], [3.0, 0.5]))  # finger_joint: 3e308 rad
+        pub.publish(joint_state(["shoulder", "slide"], [0.5, 1e308]))  # slider at 2e308 m
+        pub.publish(joint_state(["shoulder", "slide"], [0.5, -1e308]))  # finite: published
+        sent += 1
+        probe.spin_for(0.2)
+        return bool(tf)
+
+    probe.spin_until(send, what="/tf of the finite message")
+    probe.spin_for(0.5)
+    assert 1 <= len(tf) <= sent, "a message with a non-finite pose reached /tf"
+    for msg in tf:
+        for stamped in msg.transforms:
+            t = stamped.transform
+            values = [t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y,
+                      t.rotation.z, t.rotation.w]
+            assert all(np.isfinite(values)), (stamped.child_frame_id, values)
+    output = server.output()
+    # throttled: the first refused message is named (the first sent, unless discovery lost it)
+    assert ("the positions give joint(s) finger_joint a non-finite pose; message ignored" in output
+            or "the positions give joint(s) slide a non-finite pose; message ignored" in output), output
+    assert server.alive()
+
+
 def test_burst_of_100_conversions_all_answered(ros):
     server, probe = ros(52, {"model_file": str(DEMO_ARM)})
     wait_ready(server, probe)

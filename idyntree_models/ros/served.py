@@ -231,14 +231,22 @@ class ServedModel:
             raise ModelError(f"non-finite position for joint(s) {', '.join(bad[:5])}")
         q = self._q0.copy()
         q[plan.q_cols] = values
-        if plan.poses is not None:
-            return plan.poses.compute(q)
-        for name, (ix, iy, iz) in plan.spherical:
-            angles = [positions[k] if k >= 0 else 0.0 for k in (ix, iy, iz)]
-            col = self.kin.position_index[name]
-            q[col:col + 4] = three_revolute_to_quaternion(*angles)
-        local = self.kin.joint_transforms_q(q)[0]
-        return transforms_to_xyz_xyzw(local[plan.published])
+        with np.errstate(all="ignore"):  # an overflow is refused below, with the joints named
+            if plan.poses is not None:
+                poses = plan.poses.compute(q)
+            else:
+                for name, (ix, iy, iz) in plan.spherical:
+                    angles = [positions[k] if k >= 0 else 0.0 for k in (ix, iy, iz)]
+                    col = self.kin.position_index[name]
+                    q[col:col + 4] = three_revolute_to_quaternion(*angles)
+                local = self.kin.joint_transforms_q(q)[0]
+                poses = transforms_to_xyz_xyzw(local[plan.published])
+        if not np.isfinite(poses).all():
+            # finite positions can still overflow: a mimic multiplier of 1e308, a prismatic joint at 1e308
+            # on top of its origin; a NaN or inf pose must not reach /tf either
+            bad = [self.kin.joints[i].name for i, row in zip(plan.published, poses) if not np.isfinite(row).all()]
+            raise ModelError(f"the positions give joint(s) {', '.join(bad[:5])} a non-finite pose")
+        return poses
 
 
 _FRAME_PREFIX = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./-]*")
