@@ -297,8 +297,8 @@ class _BatchPlan:
 
     Link transforms live in a structure-of-arrays buffer (link, row, column, configuration), so a
     level is one stacked matrix product of its constant terms with its parents' transforms
-    (BLAS, configurations as the long axis) plus a few contiguous multiply-adds by the joint
-    coefficients.  Spherical joints of a level are regrouped after the others, so every group is a
+    (BLAS, configurations as the long axis), weighted by the joint coefficients and summed in one
+    pass.  Spherical joints of a level are regrouped after the others, so every group is a
     contiguous block of the buffer.  Additional frames are rigid, so each run of frames on one link is a single product
     written straight into the output (in small chunks, a stretch of frames each alone on its link is
     one stacked product); links are copied into the output at the end.
