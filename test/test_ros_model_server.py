@@ -441,28 +441,39 @@ def test_server_without_model_exits_with_reason(tmp_path: Path):
 
 # -- robustness: bad joint_states, bad prefix, bursts, /tf during conversions ----------------------
 
-def test_non_finite_positions_dropped_and_bad_prefix_refused(ros):
-    server, probe = ros(51, {"model_file": str(DEMO_ARM), "publish_frequency": 0.0})
-    wait_ready(server, probe)
+def _only_finite_messages_reach_tf(probe, messages: list[JointState]) -> None:
+    """Send `messages` (the last one finite, the others refused by the server) again and again until /tf
+    shows the server has matched us too (discovery is not symmetric); then no more /tf messages than
+    rounds sent may have arrived (one per round: the finite one), and every value in them is finite."""
     tf = probe.collect(TFMessage, "/tf", tf_qos())
     pub = probe.node.create_publisher(JointState, "joint_states", 10)
     probe.spin_until(lambda: pub.get_subscription_count() > 0, what="the server's joint_states subscription")
     sent = 0
 
-    def send() -> bool:  # until the server has matched us too (discovery is not symmetric)
+    def send() -> bool:
         nonlocal sent
-        for value in (float("nan"), float("inf"), -float("inf"), 0.25):
-            pub.publish(joint_state(["elbow"], [value]))
+        for msg in messages:
+            pub.publish(msg)
         sent += 1
         probe.spin_for(0.2)
         return bool(tf)
 
     probe.spin_until(send, what="/tf of the finite message")
     probe.spin_for(0.5)
-    assert 1 <= len(tf) <= sent, "a non-finite position reached /tf"
+    assert 1 <= len(tf) <= sent, "a refused message reached /tf"
     for msg in tf:
-        t = msg.transforms[0].transform
-        assert all(np.isfinite([t.translation.x, t.translation.y, t.translation.z, t.rotation.w]))
+        for stamped in msg.transforms:
+            t = stamped.transform
+            values = [t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y,
+                      t.rotation.z, t.rotation.w]
+            assert all(np.isfinite(values)), (stamped.child_frame_id, values)
+
+
+def test_non_finite_positions_dropped_and_bad_prefix_refused(ros):
+    server, probe = ros(51, {"model_file": str(DEMO_ARM), "publish_frequency": 0.0})
+    wait_ready(server, probe)
+    _only_finite_messages_reach_tf(
+        probe, [joint_state(["elbow"], [value]) for value in (float("nan"), float("inf"), -float("inf"), 0.25)])
     assert "non-finite position for joint(s) elbow; message ignored" in server.output()
     for bad in ("/r1/", "r 1/", "r1//", "ü/"):
         (result,) = set_parameters(probe, frame_prefix=bad)
@@ -496,29 +507,11 @@ def test_finite_positions_that_overflow_are_dropped(ros, tmp_path: Path):
     path.write_text(_OVERFLOW_URDF)
     server, probe = ros(68, {"model_file": str(path), "publish_frequency": 0.0})
     wait_ready(server, probe)
-    tf = probe.collect(TFMessage, "/tf", tf_qos())
-    pub = probe.node.create_publisher(JointState, "joint_states", 10)
-    probe.spin_until(lambda: pub.get_subscription_count() > 0, what="the server's joint_states subscription")
-    sent = 0
-
-    def send() -> bool:
-        nonlocal sent
-        pub.publish(joint_state(["shoulder", "slide"], [3.0, 0.5]))  # finger_joint: 3e308 rad
-        pub.publish(joint_state(["shoulder", "slide"], [0.5, 1e308]))  # slider at 2e308 m
-        pub.publish(joint_state(["shoulder", "slide"], [0.5, -1e308]))  # finite: published
-        sent += 1
-        probe.spin_for(0.2)
-        return bool(tf)
-
-    probe.spin_until(send, what="/tf of the finite message")
-    probe.spin_for(0.5)
-    assert 1 <= len(tf) <= sent, "a message with a non-finite pose reached /tf"
-    for msg in tf:
-        for stamped in msg.transforms:
-            t = stamped.transform
-            values = [t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y,
-                      t.rotation.z, t.rotation.w]
-            assert all(np.isfinite(values)), (stamped.child_frame_id, values)
+    _only_finite_messages_reach_tf(probe, [
+        joint_state(["shoulder", "slide"], [3.0, 0.5]),  # finger_joint: 3e308 rad
+        joint_state(["shoulder", "slide"], [0.5, 1e308]),  # slider at 2e308 m
+        joint_state(["shoulder", "slide"], [0.5, -1e308]),  # finite: published
+    ])
     output = server.output()
     # throttled: the first refused message is named (the first sent, unless discovery lost it)
     assert ("the positions give joint(s) finger_joint a non-finite pose; message ignored" in output
