@@ -25,7 +25,9 @@ class Kinematics:
 
     Positions are given by joint name: a float for 1-DOF joints, a unit quaternion (w, x, y, z)
     for spherical joints; batched, an array of shape (N,) or (N, 4).  Joints left out are at
-    zero (identity rotation); mimic joints follow their master.
+    zero (identity rotation); mimic joints follow their master.  Like numpy, the result of a NaN
+    position, or of one that overflows (a mimic multiplier of 1e308), is NaN or inf, not an error:
+    a check of every batch would cost a quarter of its time.  The ROS node checks what it publishes.
     """
 
     def __init__(self, model: Model) -> None:
