@@ -36,6 +36,7 @@ from .model import (
 )
 from .topology import tree_order
 from .transforms import unit_quaternions
+from .validation import validate
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,11 @@ def _locked_positions(model: Model, keep: set[str], locked: Mapping[str, object]
         if joint.name in keep:
             continue
         implied = joint.mimic.multiplier * float(positions.get(master, 0.0)) + joint.mimic.offset  # type: ignore[arg-type]
+        if not np.isfinite(implied):  # finite numbers, an overflowing product: 1e308 * 3
+            raise ModelError(
+                f"joint '{joint.name}' mimics '{master}' (multiplier {joint.mimic.multiplier!r}, offset "
+                f"{joint.mimic.offset!r}): at the position of '{master}' its own position is not finite"
+            )
         if joint.name in locked and abs(float(locked[joint.name]) - implied) > 1e-12:  # type: ignore[arg-type]
             raise ModelError(
                 f"joint '{joint.name}' mimics '{master}', so it is locked at {implied!r}, not at {locked[joint.name]!r}"
@@ -145,7 +151,11 @@ def reduce(
 
     tree = tree_order(model)
     kin = Kinematics(model)
-    local = kin.joint_transforms(_independent(kin, positions))[0]  # parent_H_child at the locked positions
+    with np.errstate(all="ignore"):  # an overflow is refused below, with the joints named
+        local = kin.joint_transforms(_independent(kin, positions))[0]  # parent_H_child at the locked positions
+    overflow = [joint.name for joint, pose in zip(kin.joints, local) if not np.isfinite(pose).all()]
+    if overflow:
+        raise ModelError(f"locked at the given positions, joint(s) {', '.join(overflow[:5])} have a non-finite pose")
     at_lock = {joint.name: local[i] for i, joint in enumerate(kin.joints)}
 
     group: dict[str, str] = {}
@@ -156,12 +166,35 @@ def reduce(
             group[link], root_H[link] = link, np.eye(4)
         else:
             group[link] = group[joint.parent]
-            root_H[link] = root_H[joint.parent] @ at_lock[joint.name]
+            with np.errstate(all="ignore"):
+                root_H[link] = root_H[joint.parent] @ at_lock[joint.name]
+            if not np.isfinite(root_H[link]).all():  # offsets that add up past the largest double
+                raise ModelError(f"link '{link}' would be at a non-finite pose in the lumped link '{group[link]}'")
 
+    # the lumped model: any overflow (huge masses summed, a frame far out on a far link) leaves a NaN or
+    # inf that validation below refuses, with the element named
+    with np.errstate(all="ignore"):
+        out = _lumped(model, tree.order, group, root_H, at_lock, kept, fixed_for_sensor, sensors)
+    try:  # what the readers guarantee for a loaded model
+        with np.errstate(all="ignore"):
+            validate(out)
+    except ModelError as e:
+        raise ModelError(f"the reduced model is not valid: {e.message}", element=e.element) from None
+    for note in notes:
+        log.warning(note)
+        if warnings is not None:
+            warnings.append(note)
+    return out
+
+
+def _lumped(model: Model, order: list[str], group: dict[str, str], root_H: dict[str, np.ndarray],
+            at_lock: dict[str, np.ndarray], kept: set[str], fixed_for_sensor: dict[str, str],
+            sensors: dict) -> Model:
+    """The reduced model: a link per group (combined inertia, every shape, the other links as frames)."""
     out = Model(name=model.name, default_base_link=model.default_base_link)
     out.metadata = {k: v for k, v in model.metadata.items() if k != "lines"}
     members: dict[str, list[str]] = {}
-    for link in tree.order:
+    for link in order:
         members.setdefault(group[link], []).append(link)
     for root, names in members.items():
         out.links[root] = Link(
@@ -185,10 +218,6 @@ def reduce(
     for sensor in sensors.values():
         out.sensors[sensor.name] = _moved_sensor(sensor, group, root_H)
     out.initial_configuration = {k: v for k, v in model.initial_configuration.items() if k in kept}
-    for note in notes:
-        log.warning(note)
-        if warnings is not None:
-            warnings.append(note)
     return out
 
 
