@@ -5,7 +5,9 @@
 Runs the mutations of test/fuzzing.py (the ones the test suite draws through hypothesis) from a
 seeded random generator over the vendored corpus of every format and checks the same invariant:
 a clean ModelError, or a model that exports to every format (or gets a ModelError) and whose every
-export loads back to the same model; a numpy RuntimeWarning on the way counts as a crash.
+export loads back to the same model, and from which a reduced model, a folded load and the node's /tf
+poses (fuzzing.check_derived) come out valid or as a ModelError; a numpy RuntimeWarning on the way
+counts as a crash.
 Prints one table; inputs that break the invariant are saved with --save and make the exit code 1.
 """
 
@@ -53,7 +55,7 @@ def main() -> int:
                 text = mutate(text, fmt, pick)
             counts["cases"] += 1
             try:
-                outcome = check(text, fmt, targets)
+                outcome = check(text, fmt, targets, derived=True)
             except Exception as e:  # the invariant broke: a crash or an unloadable/different export
                 failures += 1
                 kind = "violation" if isinstance(e, AssertionError) else "crash"

@@ -236,14 +236,17 @@ def _spherical(m: Model) -> bool:
     return any(j.type is JointType.SPHERICAL for j in m.joints.values())
 
 
-def check(text: str, fmt: str, targets: tuple[str, ...] = EXPORTS) -> Outcome:
-    """Load, export to every format, reload each export; raise AssertionError or the crash itself."""
+def check(text: str, fmt: str, targets: tuple[str, ...] = EXPORTS, derived: bool = False) -> Outcome:
+    """Load, export to every format, reload each export; raise AssertionError or the crash itself.
+    With `derived`, also what the CLI and the node make of the model (check_derived)."""
     try:
         model = load_model(text, format=fmt)
     except ModelError as e:
         assert "internal error" not in str(e), f"a loader bug, reported as a ModelError: {e}"
         return Outcome(error=str(e))
     Kinematics(model)  # what the node does with it: must not refuse a model the loader accepted
+    if derived:
+        check_derived(model, text, fmt)
     out = Outcome()
     for target in targets:
         warnings: list[str] = []
@@ -267,6 +270,54 @@ def check(text: str, fmt: str, targets: tuple[str, ...] = EXPORTS) -> Outcome:
         assert not problems, f"{fmt} -> {target}: the reloaded model differs, without a warning:\n" + "\n".join(problems)
         out.exports[target] = "ok"
     return out
+
+
+# Lock and joint positions from ordinary to the largest double: finite numbers that overflow in what is derived
+POSITIONS = (0.0, 0.3, -2.5, 3.0, 1e15, 1e300, 1e308, -1e308, 5e-324)
+
+
+def check_derived(model: Model, text: str, fmt: str) -> None:
+    """What the CLI and the node derive from a model the loader accepted, each a ModelError or a valid,
+    finite result: a reduced model (`--keep-joints`/`--lock`: random joints kept, the others locked at
+    POSITIONS), the model loaded with spherical folding, and the node's /tf poses for joint positions
+    from POSITIONS.  The choices are drawn from the input's own hash, so an example repeats exactly."""
+    import random
+
+    from idyntree_models.model.reduce import reduce
+    from idyntree_models.model.validation import validate
+    from idyntree_models.ros.served import ServedModel
+
+    rng = random.Random(text)
+    joints = list(model.joints.values())
+    keep = [j.name for j in joints if rng.random() < 0.5]
+    locked: dict[str, object] = {}
+    for j in joints:
+        if j.name in keep or rng.random() < 0.5:
+            continue
+        if j.type is JointType.SPHERICAL:
+            locked[j.name] = [rng.choice(POSITIONS) for _ in range(4)]
+        elif j.dofs == 1 and j.mimic is None:
+            locked[j.name] = rng.choice(POSITIONS)
+    try:
+        validate(reduce(model, keep, locked))
+    except ModelError as e:
+        assert "internal error" not in str(e), f"a reduce bug, reported as a ModelError: {e}"
+    try:
+        load_model(text, format=fmt, convert_three_revolute_joints_to_spherical=True)
+    except ModelError as e:
+        assert "internal error" not in str(e), f"a folding bug, reported as a ModelError: {e}"
+    served = ServedModel(model, text, fmt)
+    served.fast_serialization = False  # rclpy's serializer is not what is checked here
+    names = tuple(j.name for j in joints if j.dofs == 1 and j.mimic is None)
+    if names:
+        plan = served.plan(names)
+        for _ in range(3):
+            positions = [rng.choice(POSITIONS) for _ in names]
+            try:
+                poses = served.transforms(plan, positions)
+            except ModelError:
+                continue
+            assert np.isfinite(poses).all(), f"non-finite /tf poses for positions {dict(zip(names, positions))}"
 
 
 def _close(a, b, tol: float = 1e-6, scale: float = 1.0) -> bool:
