@@ -76,11 +76,14 @@ def format_text(info: dict) -> str:
         f"model '{info['name']}', base link '{info['base_link']}'",
         f"  {info['n_links']} links, {info['n_frames']} additional frames, {info['n_joints']} joints "
         f"({info['n_dofs']} DOF), {info['n_sensors']} sensors",
-        f"  total mass: {info['total_mass']:.9g} kg",
-        f"  centre of mass in the base frame: {_vec(info['center_of_mass'])} m",
-        "  inertia about the centre of mass, base frame axes (kg m^2):",
     ]
-    lines += ["    " + _vec(row) for row in info["inertia_about_com"]]
+    if info["total_mass"] is None:
+        lines.append("  mass properties: not finite in a double (masses and distances beyond 1.8e308)")
+    else:
+        lines += [f"  total mass: {info['total_mass']:.9g} kg",
+                  f"  centre of mass in the base frame: {_vec(info['center_of_mass'])} m",
+                  "  inertia about the centre of mass, base frame axes (kg m^2):"]
+        lines += ["    " + _vec(row) for row in info["inertia_about_com"]]
     if info["configuration"]:
         lines.append("  at configuration: " + ", ".join(f"{k}={v}" for k, v in info["configuration"].items()))
     lines.append("")
@@ -162,7 +165,7 @@ def run(argv: list[str] | None = None) -> int:
         if args.graph:
             print(f"{PROG}: {write_graph(model, args.graph)}", file=sys.stderr)
         if args.json:
-            sys.stdout.write(json.dumps(info, indent=1) + "\n")
+            sys.stdout.write(json.dumps(info, indent=1, allow_nan=False) + "\n")  # JSON has no NaN
         else:
             sys.stdout.write(format_text(info))
         sys.stdout.flush()

@@ -174,6 +174,42 @@ def test_bad_arguments_are_one_line_errors(args, message):
     assert done.stderr.count("\n") == 1
 
 
+_FAR_URDF = """<robot name="far">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="finger"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="slider"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <joint name="finger_joint" type="revolute"><parent link="arm"/><child link="finger"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="1" velocity="1"/><mimic joint="shoulder" multiplier="1e308"/></joint>
+  <joint name="slide" type="prismatic"><origin xyz="1e308 0 0"/><parent link="base"/><child link="slider"/>
+    <axis xyz="1 0 0"/><limit lower="-1e308" upper="1e308" effort="1" velocity="1"/></joint>
+</robot>
+"""
+
+
+def test_mass_properties_and_poses_that_overflow(tmp_path):
+    """A link 1e308 m from the others: the inertia about the common centre of mass is beyond a double.
+    It is reported as not finite (JSON null), where it was NaN and inf (not JSON at all) after numpy's
+    overflow warnings; a configuration that puts a frame at a non-finite pose (3 rad times a mimic
+    multiplier of 1e308) is a one-line error."""
+    path = tmp_path / "far.urdf"
+    path.write_text(_FAR_URDF)
+    done = ours(str(path), "--json", "--quiet")
+    assert done.returncode == 0 and "Warning" not in done.stderr, done.stderr
+    info = json.loads(done.stdout, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+    assert info["total_mass"] is None and info["center_of_mass"] is None and info["inertia_about_com"] is None
+    assert info["n_links"] == 4
+    text = ours(str(path), "--quiet")
+    assert text.returncode == 0 and "mass properties: not finite" in text.stdout and "Warning" not in text.stderr
+    bad = ours(str(path), "--quiet", "--q", "shoulder=3")
+    assert bad.returncode == 1 and "frame(s) finger have a non-finite pose" in bad.stderr
+    assert bad.stderr.count("\n") == 1 and "Warning" not in bad.stderr
+    fine = json.loads(ours(str(path), "--json", "--quiet", "--keep-joints", "slide", "--lock", "shoulder=0.5").stdout)
+    assert fine["total_mass"] is None  # the slider still 1e308 m away
+
+
 def test_console_script_is_ours():
     """scripts/setup.sh puts our idyntree-model-info on .venv/bin, not the iDynTree wheel's."""
     script = Path(sys.executable).parent / "idyntree-model-info"

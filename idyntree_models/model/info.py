@@ -95,14 +95,23 @@ def model_info(model: Model, config: Mapping[str, object] | None = None, frames:
     """Everything `idyntree-model-info` shows, as JSON-ready data (see the module docstring).
 
     Poses and mass properties are in the base link's frame at `config` (joint name -> position;
-    joints left out at zero).  Raises ModelError for an unknown frame or joint.
+    joints left out at zero); the mass properties are None when they overflow a double.  Raises
+    ModelError for an unknown frame or joint, and for a configuration that puts a frame at a
+    non-finite pose.
     """
     kin = Kinematics(model)
     base = model.default_base_link or kin.link_names[0]
-    world = kin.world_transforms(config or {})
-    base_inv = inverse(world[base])
-    in_base = {name: base_inv @ t for name, t in world.items()}
-    mp = mass_properties(model, in_base)
+    with np.errstate(all="ignore"):  # what overflows is refused or reported as None below
+        world = kin.world_transforms(config or {})
+        base_inv = inverse(world[base])
+        in_base = {name: base_inv @ t for name, t in world.items()}
+        mp = mass_properties(model, in_base)
+    far = [name for name, t in in_base.items() if not np.isfinite(t).all()]
+    if far:
+        raise ModelError(f"at this configuration, frame(s) {', '.join(far[:5])} have a non-finite pose (finite "
+                         "numbers that overflow: a position times a mimic multiplier, offsets past the largest double)")
+    if not (np.isfinite(mp.mass) and np.isfinite(mp.com).all() and np.isfinite(mp.inertia).all()):
+        mp = None  # masses and distances beyond a double (1e308 m apart): no finite answer to give
     poses = {}
     for name in frames:
         if name not in in_base:
@@ -116,9 +125,9 @@ def model_info(model: Model, config: Mapping[str, object] | None = None, frames:
         "n_joints": len(model.joints),
         "n_dofs": model.dofs,
         "n_sensors": len(model.sensors),
-        "total_mass": mp.mass,
-        "center_of_mass": _list(mp.com),
-        "inertia_about_com": _list(mp.inertia),
+        "total_mass": None if mp is None else mp.mass,  # None: not finite in a double
+        "center_of_mass": None if mp is None else _list(mp.com),
+        "inertia_about_com": None if mp is None else _list(mp.inertia),
         "configuration": {k: (_list(v) if np.ndim(v) else float(v)) for k, v in (config or {}).items()},  # type: ignore[arg-type]
         "links": [{"name": n, "mass": lk.inertia.mass} for n, lk in model.links.items()],
         "joints": joint_table(model),
