@@ -279,16 +279,19 @@ POSITIONS = (0.0, 0.3, -2.5, 3.0, 1e15, 1e300, 1e308, -1e308, 5e-324)
 def check_derived(model: Model, text: str, fmt: str) -> None:
     """What the CLI and the node derive from a model the loader accepted, each a ModelError or a valid,
     finite result: a reduced model (`--keep-joints`/`--lock`: random joints kept, the others locked at
-    POSITIONS), the model loaded with spherical folding, and the node's /tf poses for joint positions
-    from POSITIONS.  The choices are drawn from the input's own hash, so an example repeats exactly."""
+    POSITIONS), the model loaded with spherical folding, `idyntree-model-info --json` (valid JSON, so no
+    NaN) at zero and at POSITIONS, and the node's /tf poses for joint positions from POSITIONS.  The
+    choices are drawn from the input's own hash, so an example repeats exactly."""
     import random
 
+    from idyntree_models.model.info import model_info
     from idyntree_models.model.reduce import reduce
     from idyntree_models.model.validation import validate
     from idyntree_models.ros.served import ServedModel
 
     rng = random.Random(text)
     joints = list(model.joints.values())
+    names = tuple(j.name for j in joints if j.dofs == 1 and j.mimic is None)
     keep = [j.name for j in joints if rng.random() < 0.5]
     locked: dict[str, object] = {}
     for j in joints:
@@ -306,9 +309,13 @@ def check_derived(model: Model, text: str, fmt: str) -> None:
         load_model(text, format=fmt, convert_three_revolute_joints_to_spherical=True)
     except ModelError as e:
         assert "internal error" not in str(e), f"a folding bug, reported as a ModelError: {e}"
+    for config in ({}, {name: rng.choice(POSITIONS) for name in names}):  # idyntree-model-info --json [--q]
+        try:
+            json.dumps(model_info(model, config, frames=list(model.frames)[:3]), allow_nan=False)
+        except ModelError as e:
+            assert "internal error" not in str(e), f"a model_info bug, reported as a ModelError: {e}"
     served = ServedModel(model, text, fmt)
     served.fast_serialization = False  # rclpy's serializer is not what is checked here
-    names = tuple(j.name for j in joints if j.dofs == 1 and j.mimic is None)
     if names:
         plan = served.plan(names)
         for _ in range(3):
