@@ -516,6 +516,14 @@ class JointPoses:
         self._rev, self._pri = _as_slice(self._rev), _as_slice(self._pri)
         self._rev_plain = bool(np.all(self._rev_gain == 1.0) and not np.any(self._rev_offset))  # no mimic
         self._n_rev, self._n_pri = len(self._rev_cols), len(self._pri_cols)
+        # Positions up to this magnitude cannot overflow in compute(): with every constant below 1e300 and
+        # |q * gain| below 1e300, each angle, quaternion and translation is a sum of a few terms below
+        # ~3e300.  A caller that checks |q| against it needs no overflow check of the result (0: always check).
+        constants = np.concatenate([np.abs(c).ravel() for c in (
+            self._rev_a, self._rev_b, self._rev_c, self._rev_offset, self._pri_base, self._pri_dir, self._pri_offset)])
+        gains = np.abs(np.concatenate([self._rev_gain, self._pri_gain]))
+        self.finite_below = (1e300 / max(1.0, float(gains.max(initial=0.0)))
+                             if constants.max(initial=0.0) <= 1e300 and np.isfinite(gains).all() else 0.0)
 
     def compute(self, q: np.ndarray) -> np.ndarray:
         """(size, 7) rows for the positions vector q (nq,); the array is reused by the next call."""

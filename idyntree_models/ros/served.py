@@ -222,6 +222,10 @@ class ServedModel:
         """(n, 7) poses of the plan's joints for the message's positions (a sequence or float array)."""
         positions = np.asarray(positions, dtype=float)
         values = positions[plan.msg_index]
+        if plan.poses is not None and np.abs(values).max(initial=0.0) <= plan.poses.finite_below:
+            q = self._q0.copy()  # the common case: positions that cannot overflow (NaN fails the test too)
+            q[plan.q_cols] = values
+            return plan.poses.compute(q)
         if not np.isfinite(values).all() or any(
                 k >= 0 and not math.isfinite(positions[k]) for _, ks in plan.spherical for k in ks):
             # a NaN would reach /tf as a NaN transform, which breaks every tf2 listener's tree
