@@ -61,6 +61,33 @@ def test_joint_poses_equal_the_matrix_kinematics(path):
             np.testing.assert_allclose(_rows_to_matrices(rows), kin.joint_transforms_q(q)[0][order], atol=1e-12)
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("path", FILES, ids=rel_id)
+def test_positions_up_to_finite_below_give_finite_poses(path):
+    """The node publishes JointPoses results unchecked when every position is at most `finite_below`
+    in magnitude: at that magnitude, in every sign pattern tried, each pose must be finite (and numpy
+    silent); a model whose constants leave no such margin says 0."""
+    logging.disable(logging.WARNING)
+    try:
+        kin = Kinematics(load_model(path))
+    except ModelError:
+        pytest.skip("a bad-input file (its error is tested elsewhere)")
+    finally:
+        logging.disable(logging.NOTSET)
+    moving = _moving(kin)
+    if not len(moving):
+        pytest.skip("no revolute or prismatic joint")
+    poses = JointPoses(kin, moving)
+    assert 0.0 <= poses.finite_below <= 1e300
+    rng = np.random.default_rng(2)
+    for _ in range(4):
+        q = kin.positions({})[0]
+        for name, col in kin.position_index.items():
+            if kin.model.joints[name].type is not JointType.SPHERICAL:
+                q[col] = poses.finite_below * rng.choice((-1.0, 1.0))
+        assert np.isfinite(poses.compute(q)).all()
+
+
 def test_joint_poses_against_idyntree():
     import idyntree.swig as idt
 
