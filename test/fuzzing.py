@@ -301,8 +301,10 @@ def check_derived(model: Model, text: str, fmt: str) -> None:
             locked[j.name] = [rng.choice(POSITIONS) for _ in range(4)]
         elif j.dofs == 1 and j.mimic is None:
             locked[j.name] = rng.choice(POSITIONS)
-    try:
-        validate(reduce(model, keep, locked))
+    try:  # what --keep-joints/--lock then do with it: kinematics, idyntree-model-info --json
+        reduced = reduce(model, keep, locked)
+        validate(reduced)
+        json.dumps(model_info(reduced), allow_nan=False)
     except ModelError as e:
         assert "internal error" not in str(e), f"a reduce bug, reported as a ModelError: {e}"
     try:

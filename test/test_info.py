@@ -208,6 +208,11 @@ def test_mass_properties_and_poses_that_overflow(tmp_path):
     assert bad.stderr.count("\n") == 1 and "Warning" not in bad.stderr
     fine = json.loads(ours(str(path), "--json", "--quiet", "--keep-joints", "slide", "--lock", "shoulder=0.5").stdout)
     assert fine["total_mass"] is None  # the slider still 1e308 m away
+    # a massless link that far adds nothing: the mass properties are the massive links' own (0 * inf was NaN)
+    (tmp_path / "massless.urdf").write_text(_FAR_URDF.replace('<link name="slider"><inertial><mass value="1"/>',
+                                                              '<link name="slider"><inertial><mass value="0"/>'))
+    massless = json.loads(ours(str(tmp_path / "massless.urdf"), "--json", "--quiet").stdout)
+    assert massless["total_mass"] == 3.0 and massless["center_of_mass"] == [0.0, 0.0, 0.0]
 
 
 def test_console_script_is_ours():

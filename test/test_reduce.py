@@ -260,3 +260,54 @@ def test_locked_positions_that_overflow_are_refused(tmp_path, keep, locked, mess
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert not (tmp_path / "r.urdf").exists()
+
+
+_FAR_MASSLESS_URDF = """<robot name="r">
+ <link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+ <link name="b"/><link name="c"/><link name="d"/>
+ <joint name="f" type="fixed"><parent link="a"/><child link="b"/><origin xyz="1e200 0 0"/></joint>
+ <joint name="k2" type="revolute"><parent link="b"/><child link="d"/><axis xyz="0 0 1"/>
+   <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+ <joint name="k" type="revolute"><parent link="a"/><child link="c"/><axis xyz="0 0 1"/>
+   <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>
+"""
+
+_KEPT_MIMIC_URDF = """<robot name="r">
+ <link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+ <link name="b"/><link name="c"/><link name="d"/>
+ <joint name="j" type="prismatic"><parent link="a"/><child link="b"/><axis xyz="1 0 0"/>
+   <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+ <joint name="m" type="prismatic"><parent link="b"/><child link="c"/><origin xyz="1e308 0 0"/><axis xyz="1 0 0"/>
+   <limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="j" multiplier="1" offset="1e308"/></joint>
+ <joint name="k" type="revolute"><parent link="a"/><child link="d"/><axis xyz="0 0 1"/>
+   <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>
+"""
+
+_FAR_BALL_URDF = """<robot name="r">
+ <link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+ <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+ <link name="c"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+ <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+   <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+ <joint name="s" type="spherical"><parent link="b"/><child link="c"/></joint>
+</robot>
+"""
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_what_is_far_but_finite_reduces_as_usual_and_what_overflows_is_refused():
+    """Three cases a review found after the overflow checks: a massless link 1e200 m away adds nothing to
+    a lumped inertia (0 * inf was NaN once its squared distance overflowed); a kept joint is not at a
+    lock, so its pose at zero (a mimic follower at its offset, 2e308 m) is no reason to refuse; a ball
+    joint whose centre, moved onto the lumped link, is past the largest double is refused."""
+    far = load_model(_FAR_MASSLESS_URDF, "urdf")
+    lumped = reduce(far, ["k"], {}).links["a"].inertia
+    assert lumped.mass == 1.0 and np.array_equal(lumped.com, np.zeros(3)) and np.array_equal(lumped.inertia, np.eye(3))
+    kept = reduce(load_model(_KEPT_MIMIC_URDF, "urdf"), ["j", "m"], {"k": 0.5})
+    assert set(kept.joints) == {"j", "m"}
+    ball = load_model(_FAR_BALL_URDF, "urdf")
+    ball.joints["s"].center = np.array([1.7e308, 1.7e308, 0.0])  # as an iDynTree JSON joint_center_wrt_parent can say
+    with pytest.raises(ModelError, match="joint 's'.*spherical joint centre is not finite"):
+        reduce(ball, ["s"], {"j": 0.7854})  # 45 degrees: the centre moves to y = 2.4e308

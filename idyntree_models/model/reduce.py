@@ -50,13 +50,18 @@ def combine_inertias(parts: Iterable[tuple[Inertia, np.ndarray]]) -> Inertia:
     parts = list(parts)
     mass = sum(i.mass for i, _ in parts)
     coms = [(x[:3, :3] @ i.com + x[:3, 3]) for i, x in parts]
+    # a massless part adds no first or second moment, however far away it is: skipped, not multiplied by
+    # zero (0 * inf is NaN for a part past ~1e154 m, whose squared distance overflows)
     if mass > 0.0:
-        com = sum(i.mass * c for (i, _), c in zip(parts, coms)) / mass
+        com = sum(i.mass * c for (i, _), c in zip(parts, coms) if i.mass != 0.0) / mass
     else:
         com = np.zeros(3)
     inertia = np.zeros((3, 3))
     for (i, x), c in zip(parts, coms):
         r = x[:3, :3]
+        if i.mass == 0.0:
+            inertia += r @ i.inertia @ r.T
+            continue
         d = c - com
         inertia += r @ i.inertia @ r.T + i.mass * (float(d @ d) * np.eye(3) - np.outer(d, d))
     return Inertia(mass, com, 0.5 * (inertia + inertia.T))
@@ -153,7 +158,9 @@ def reduce(
     kin = Kinematics(model)
     with np.errstate(all="ignore"):  # an overflow is refused below, with the joints named
         local = kin.joint_transforms(_independent(kin, positions))[0]  # parent_H_child at the locked positions
-    overflow = [joint.name for joint, pose in zip(kin.joints, local) if not np.isfinite(pose).all()]
+    # kept joints are not at a lock (a kept mimic follower sits at its offset here): only the others count
+    overflow = [joint.name for joint, pose in zip(kin.joints, local)
+                if joint.name not in kept and not np.isfinite(pose).all()]
     if overflow:
         raise ModelError(f"locked at the given positions, joint(s) {', '.join(overflow[:5])} have a non-finite pose")
     at_lock = {joint.name: local[i] for i, joint in enumerate(kin.joints)}

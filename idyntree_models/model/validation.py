@@ -201,6 +201,12 @@ def _check_joint_frames(model: Model) -> None:
     bad = np.flatnonzero(~ok)
     if bad.size:
         raise ModelError("rest transform is not a finite rigid transform", element=f"joint '{joints[bad[0]].name}'")
+    # the points joints move about: computed by some readers and by reduce, where finite numbers can overflow
+    for joint in joints:
+        if joint.center is not None and joint.type is JointType.SPHERICAL and not np.isfinite(joint.center).all():
+            raise ModelError("spherical joint centre is not finite", element=f"joint '{joint.name}'")
+        if joint.axis_origin is not None and not np.isfinite(joint.axis_origin).all():
+            raise ModelError("joint axis origin is not finite", element=f"joint '{joint.name}'")
     moving = [j for j in joints if j.type in (JointType.REVOLUTE, JointType.PRISMATIC)]
     if not moving:
         return
