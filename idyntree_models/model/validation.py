@@ -187,6 +187,9 @@ def _inertia_suspects(links: list) -> list[int]:
     return np.flatnonzero(suspect).tolist()
 
 
+_ZERO3 = np.zeros(3)  # an axis origin not given
+
+
 def _check_joint_frames(model: Model) -> None:
     """Rest transforms rigid and finite, 1-DOF axes finite and non-zero (normalised), for all joints at once."""
     joints = list(model.joints.values())
@@ -202,11 +205,14 @@ def _check_joint_frames(model: Model) -> None:
     if bad.size:
         raise ModelError("rest transform is not a finite rigid transform", element=f"joint '{joints[bad[0]].name}'")
     # the points joints move about: computed by some readers and by reduce, where finite numbers can overflow
+    # (axis origins of all joints at once: a loop of isfinite calls was 3% of a 100,000-link load)
     for joint in joints:
-        if joint.center is not None and joint.type is JointType.SPHERICAL and not np.isfinite(joint.center).all():
+        if joint.type is JointType.SPHERICAL and joint.center is not None and not np.isfinite(joint.center).all():
             raise ModelError("spherical joint centre is not finite", element=f"joint '{joint.name}'")
-        if joint.axis_origin is not None and not np.isfinite(joint.axis_origin).all():
-            raise ModelError("joint axis origin is not finite", element=f"joint '{joint.name}'")
+    origins = np.array([_ZERO3 if j.axis_origin is None else j.axis_origin for j in joints]).reshape(-1, 3)
+    bad = np.flatnonzero(~np.isfinite(origins).all(axis=1))
+    if bad.size:
+        raise ModelError("joint axis origin is not finite", element=f"joint '{joints[bad[0]].name}'")
     moving = [j for j in joints if j.type in (JointType.REVOLUTE, JointType.PRISMATIC)]
     if not moving:
         return
