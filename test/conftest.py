@@ -16,6 +16,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO = REPO / "idyntree_models" / "data"
+OVERFLOW = REPO / "test" / "data" / "overflow.urdf"  # finite numbers that overflow when combined (see the file)
 VENDORED = REPO / "test" / "models"
 MODELS = VENDORED  # the vendored corpus, always present
 _shared_root = Path(os.environ.get("IDYNTREE_MODELS_SHARED", REPO.parent / "shared")).resolve()

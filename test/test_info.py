@@ -28,7 +28,7 @@ from idyntree_models.model.graph import to_dot
 from idyntree_models.model.info import model_info
 
 import idyntree_oracle as oracle
-from conftest import DEMO, REPO, corpus_files, model_file, rel_id, urdf_files
+from conftest import DEMO, OVERFLOW, REPO, corpus_files, model_file, rel_id, urdf_files
 
 MUST_FAIL = {"duplicate_joints_must_fail.urdf"}
 URDFS = [p for p in urdf_files() if p.name not in MUST_FAIL]
@@ -174,19 +174,6 @@ def test_bad_arguments_are_one_line_errors(args, message):
     assert done.stderr.count("\n") == 1
 
 
-_FAR_URDF = """<robot name="far">
-  <link name="base"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <link name="finger"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <link name="slider"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
-    <limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
-  <joint name="finger_joint" type="revolute"><parent link="arm"/><child link="finger"/><axis xyz="0 0 1"/>
-    <limit lower="-3" upper="3" effort="1" velocity="1"/><mimic joint="shoulder" multiplier="1e308"/></joint>
-  <joint name="slide" type="prismatic"><origin xyz="1e308 0 0"/><parent link="base"/><child link="slider"/>
-    <axis xyz="1 0 0"/><limit lower="-1e308" upper="1e308" effort="1" velocity="1"/></joint>
-</robot>
-"""
 
 
 def test_mass_properties_and_poses_that_overflow(tmp_path):
@@ -194,8 +181,7 @@ def test_mass_properties_and_poses_that_overflow(tmp_path):
     It is reported as not finite (JSON null), where it was NaN and inf (not JSON at all) after numpy's
     overflow warnings; a configuration that puts a frame at a non-finite pose (3 rad times a mimic
     multiplier of 1e308) is a one-line error."""
-    path = tmp_path / "far.urdf"
-    path.write_text(_FAR_URDF)
+    path = OVERFLOW
     done = ours(str(path), "--json", "--quiet")
     assert done.returncode == 0 and "Warning" not in done.stderr, done.stderr
     info = json.loads(done.stdout, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
@@ -209,7 +195,7 @@ def test_mass_properties_and_poses_that_overflow(tmp_path):
     fine = json.loads(ours(str(path), "--json", "--quiet", "--keep-joints", "slide", "--lock", "shoulder=0.5").stdout)
     assert fine["total_mass"] is None  # the slider still 1e308 m away
     # a massless link that far adds nothing: the mass properties are the massive links' own (0 * inf was NaN)
-    (tmp_path / "massless.urdf").write_text(_FAR_URDF.replace('<link name="slider"><inertial><mass value="1"/>',
+    (tmp_path / "massless.urdf").write_text(path.read_text().replace('<link name="slider"><inertial><mass value="1"/>',
                                                               '<link name="slider"><inertial><mass value="0"/>'))
     massless = json.loads(ours(str(tmp_path / "massless.urdf"), "--json", "--quiet").stdout)
     assert massless["total_mass"] == 3.0 and massless["center_of_mass"] == [0.0, 0.0, 0.0]

@@ -33,8 +33,9 @@ def _moving(kin: Kinematics) -> np.ndarray:
                     dtype=int)
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel_id)
-def test_joint_poses_equal_the_matrix_kinematics(path):
+def _kinematics_and_moving(path) -> tuple[Kinematics, np.ndarray]:
+    """The corpus file's kinematics and its revolute and prismatic joints; the test is skipped for a
+    bad-input file (its error is tested elsewhere) and for a model without such joints."""
     logging.disable(logging.WARNING)
     try:
         kin = Kinematics(load_model(path))
@@ -45,6 +46,12 @@ def test_joint_poses_equal_the_matrix_kinematics(path):
     moving = _moving(kin)
     if not len(moving):
         pytest.skip("no revolute or prismatic joint")
+    return kin, moving
+
+
+@pytest.mark.parametrize("path", FILES, ids=rel_id)
+def test_joint_poses_equal_the_matrix_kinematics(path):
+    kin, moving = _kinematics_and_moving(path)
     rng = np.random.default_rng(5)
     # the order the server uses (revolute block first: slices) and a shuffled one (index arrays)
     kinds = [kin.joints[i].type is JointType.REVOLUTE for i in moving]
@@ -67,16 +74,7 @@ def test_positions_up_to_finite_below_give_finite_poses(path):
     """The node publishes JointPoses results unchecked when every position is at most `finite_below`
     in magnitude: at that magnitude, in every sign pattern tried, each pose must be finite (and numpy
     silent); a model whose constants leave no such margin says 0."""
-    logging.disable(logging.WARNING)
-    try:
-        kin = Kinematics(load_model(path))
-    except ModelError:
-        pytest.skip("a bad-input file (its error is tested elsewhere)")
-    finally:
-        logging.disable(logging.NOTSET)
-    moving = _moving(kin)
-    if not len(moving):
-        pytest.skip("no revolute or prismatic joint")
+    kin, moving = _kinematics_and_moving(path)
     poses = JointPoses(kin, moving)
     assert 0.0 <= poses.finite_below <= 1e300
     rng = np.random.default_rng(2)

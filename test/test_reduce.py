@@ -18,7 +18,7 @@ from idyntree_models.errors import ModelError
 from idyntree_models.model import ForceTorqueSensor, JointType, LinkSensor
 
 import idyntree_oracle as oracle
-from conftest import REPO, model_file
+from conftest import OVERFLOW, REPO, model_file
 
 TOL = 1e-9
 
@@ -217,21 +217,6 @@ def test_convert_cli_keep_and_lock(tmp_path):
     assert bad.returncode == 1 and "JOINT=VALUE" in bad.stderr and "Traceback" not in bad.stderr
 
 
-_OVERFLOW_URDF = """<robot name="overflow">
-  <link name="base"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <link name="finger"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <link name="slider"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
-    <limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
-  <joint name="finger_joint" type="revolute"><parent link="arm"/><child link="finger"/><axis xyz="0 0 1"/>
-    <limit lower="-3" upper="3" effort="1" velocity="1"/><mimic joint="shoulder" multiplier="1e308"/></joint>
-  <joint name="slide" type="prismatic"><origin xyz="1e308 0 0"/><parent link="base"/><child link="slider"/>
-    <axis xyz="1 0 0"/><limit lower="-1e308" upper="1e308" effort="1" velocity="1"/></joint>
-</robot>
-"""
-
-
 @pytest.mark.filterwarnings("error::RuntimeWarning")
 @pytest.mark.parametrize("keep, locked, message", [
     # 3 rad times a multiplier of 1e308
@@ -246,16 +231,14 @@ def test_locked_positions_that_overflow_are_refused(tmp_path, keep, locked, mess
     """Finite locked positions can still overflow; the reduced model must be refused, not returned with NaN
     and inf poses and inertias (which the node would publish on /tf_static and exporters refuse with a
     message about a link the user never wrote)."""
-    full = load_model(_OVERFLOW_URDF, "urdf")
+    full = load_model(OVERFLOW)
     with pytest.raises(ModelError) as e:
         reduce(full, keep, locked)
     assert message in str(e.value)
     # positions that do not overflow reduce as usual (the mimic: 5e307 rad)
     ours = reduce(full, ["slide"], {"shoulder": 0.5})
     assert set(ours.links) == {"base", "slider"} and set(ours.joints) == {"slide"}
-    path = tmp_path / "overflow.urdf"
-    path.write_text(_OVERFLOW_URDF)
-    done = subprocess.run([sys.executable, "-m", "idyntree_models.cli", "-i", str(path), "-o", str(tmp_path / "r.urdf"),
+    done = subprocess.run([sys.executable, "-m", "idyntree_models.cli", "-i", str(OVERFLOW), "-o", str(tmp_path / "r.urdf"),
                            "--keep-joints", ",".join(keep)] + [a for k, v in locked.items() for a in ("--lock", f"{k}={v}")],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and message in done.stderr and "Traceback" not in done.stderr, done.stderr

@@ -30,7 +30,7 @@ from idyntree_models.model.kinematics import Kinematics  # noqa: E402
 from idyntree_models.model.model import JointType  # noqa: E402
 from idyntree_models.model.spherical import three_revolute_to_quaternion  # noqa: E402
 
-from conftest import DEMO, MODELS  # noqa: E402
+from conftest import DEMO, MODELS, OVERFLOW  # noqa: E402
 
 ICUB = MODELS / "urdf" / "idyntree" / "iCubGenova02.urdf"
 DEMO_ARM = DEMO / "demo_arm.urdf"
@@ -483,29 +483,14 @@ def test_non_finite_positions_dropped_and_bad_prefix_refused(ros):
     assert server.alive()
 
 
-_OVERFLOW_URDF = """<robot name="overflow">
-  <link name="base"/>
-  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <link name="finger"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <link name="slider"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
-    <limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
-  <joint name="finger_joint" type="revolute"><parent link="arm"/><child link="finger"/><axis xyz="0 0 1"/>
-    <limit lower="-3" upper="3" effort="1" velocity="1"/><mimic joint="shoulder" multiplier="1e308"/></joint>
-  <joint name="slide" type="prismatic"><origin xyz="1e308 0 0"/><parent link="base"/><child link="slider"/>
-    <axis xyz="1 0 0"/><limit lower="-1e308" upper="1e308" effort="1" velocity="1"/></joint>
-</robot>
-"""
 
 
-def test_finite_positions_that_overflow_are_dropped(ros, tmp_path: Path):
+def test_finite_positions_that_overflow_are_dropped(ros):
     """Finite positions whose pose is not finite: a mimic multiplier of 1e308 turns shoulder = 3 into an
     infinite angle (a NaN rotation), a prismatic joint at 1e308 on an origin at 1e308 into an infinite
     translation.  Such a message is dropped with the joints named, as a NaN position is; a message whose
     poses are finite, next to it, still reaches /tf."""
-    path = tmp_path / "overflow.urdf"
-    path.write_text(_OVERFLOW_URDF)
-    server, probe = ros(68, {"model_file": str(path), "publish_frequency": 0.0})
+    server, probe = ros(68, {"model_file": str(OVERFLOW), "publish_frequency": 0.0})
     wait_ready(server, probe)
     _only_finite_messages_reach_tf(probe, [
         joint_state(["shoulder", "slide"], [3.0, 0.5]),  # finger_joint: 3e308 rad
