@@ -25,7 +25,7 @@ from .formats.xacro import expand as expand_xacro
 from .formats.xacro import uses_xacro
 from .model.model import Model
 from .model.spherical import add_sensor_frames, fold_three_revolute_joints
-from .model.validation import validate
+from .model.validation import locate, validate
 from .output import write_text
 
 log = logging.getLogger("idyntree_models")
@@ -178,7 +178,10 @@ def finish_model(model: Model, opts: LoadOptions, diag: Diagnostics) -> None:
     """Format-independent steps every loaded model goes through, then full validation."""
     from .model.topology import tree_order
 
-    tree = tree_order(model)
+    try:
+        tree = tree_order(model)  # the first full check of the tree for most formats: with the line
+    except ModelError as e:
+        raise locate(e, model, diag.source) from None
     if opts.add_sensor_frames_as_additional_frames:  # frames only: the tree stays as it is
         for name in add_sensor_frames(model):
             diag.warn(f"sensor '{name}': no frame added for it because the name is already a link or frame")
