@@ -367,19 +367,18 @@ class XmlReader:
     def float_attrs(self, el: etree._Element, attrs: tuple[str, ...], default: float) -> list[float]:
         """float_attr of each attribute in turn (same values, same first error), in one conversion when
         all are present and plain: a URDF <inertia> has six, on every link."""
-        raw = [el.get(a) for a in attrs]
+        keys = el.keys()
+        # attributes written in the order asked (as exporters write an <inertia>) come in one lxml call
+        raw = el.values() if len(keys) == len(attrs) and tuple(keys) == attrs else [el.get(a) for a in attrs]
         if None not in raw:
-            # joined by ',' (no number has one), so each value stays one field: float() refuses a field
-            # with no number or two, which a split at white space would merge with its neighbours
-            # (ixx="" ixy="1 2" would read as ixx=1, ixy=2)
-            joined = ",".join(raw)
+            joined = "".join(raw)  # the checks of float_attr's hot path, for all values at once
             if len(joined) <= MAX_NUMBER_CHARS and joined.isascii() and "_" not in joined:
-                try:
-                    v = list(map(float, joined.split(",")))
+                try:  # each value on its own: float() refuses "" and "1 2"
+                    v = list(map(float, raw))
                 except ValueError:
                     pass
                 else:
-                    if len(v) == len(attrs) and sum(v) * 0.0 == 0.0:  # all finite (and their sum: else checked)
+                    if sum(v) * 0.0 == 0.0:  # all finite (and their sum: else checked one by one)
                         return v
         return [self.float_attr(el, a, default) for a in attrs]
 
