@@ -17,7 +17,7 @@ from lxml import etree
 from idyntree_models import ModelError, load_model
 from idyntree_models.formats.xmlutil import XmlReader
 from idyntree_models.model.model import Inertia, Joint, JointType, Limits, assemble
-from idyntree_models.model.transforms import rpy_xyz_to_transform, rpy_xyz_to_transforms
+from idyntree_models.model.transforms import rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_rows, unit_vector
 
 from conftest import urdf_files
 
@@ -54,6 +54,45 @@ def test_joint_poses_are_those_of_the_file():
             assert joint.rest_transform.tobytes() == expected.tobytes(), (path, joint.name)
             checked += 1
     assert checked > 500
+
+
+def _scalar_axis(v: list[float]) -> np.ndarray:
+    """The axis the one-joint code made: kept as written when of length 1 to within 1e-12, else unit_vector."""
+    x, y, z = v
+    return np.array(v) if abs(x * x + y * y + z * z - 1.0) <= 2e-12 else unit_vector(v)
+
+
+def test_stacked_axes_are_bit_identical():
+    rng = np.random.default_rng(5)
+    v = rng.normal(size=(4000, 3))
+    v[::3] /= np.linalg.norm(v[::3], axis=1)[:, None]  # unit to rounding: kept as they are
+    v[1::9] *= 1e300
+    v[2::9] *= 1e-11
+    v[4::9] = [0.0, 0.0, 1.0]
+    v[5::9] = [3.0, 0.0, 0.0]
+    v[7::9] = [1e308, -1e308, 1e308]
+    stacked = unit_rows(v.copy())
+    for k in range(len(v)):
+        assert stacked[k].tobytes() == _scalar_axis(v[k].tolist()).tobytes(), v[k]
+
+
+def test_joint_axes_are_those_of_the_file():
+    """Every 1-DOF joint's axis is the one-joint normalisation of its <axis xyz>, read here with lxml alone."""
+    checked = 0
+    for path in urdf_files():
+        try:
+            model = load_model(path)
+        except ModelError:
+            continue
+        for el in etree.parse(str(path)).getroot().findall("joint"):
+            joint = model.joints.get(el.get("name", "").strip())
+            if joint is None or joint.type not in (JointType.REVOLUTE, JointType.PRISMATIC):
+                continue
+            axis = el.find("axis")
+            xyz = [float(t) for t in axis.get("xyz").split()] if axis is not None and axis.get("xyz") else [1.0, 0.0, 0.0]
+            assert joint.axis.tobytes() == _scalar_axis(xyz).tobytes(), (path, joint.name)
+            checked += 1
+    assert checked > 300
 
 
 def test_element_arrays_are_independent():

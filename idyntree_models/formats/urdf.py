@@ -34,7 +34,7 @@ from ..model.model import (
     Sphere,
     assemble,
 )
-from ..model.transforms import IDENTITY, inverse, rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_vector
+from ..model.transforms import IDENTITY, inverse, rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_rows, unit_vector
 from .base import Diagnostics, LoadOptions
 from .xmlutil import XmlReader, XmlStream
 
@@ -81,6 +81,8 @@ class _Numbers:
         self.owners: list[object] = []  # joints (rest_transform) and shapes (link_H_geometry), in order
         self.identity: list[object] = []  # the same, without an <origin>
         self.joints: list[Joint] = []  # every joint: axis_origin
+        self.axes: list[float] = []  # the axis of each 1-DOF joint, flat, as written
+        self.moving: list[Joint] = []  # those joints, in order
         self.links: list[Link] = []
         self.inertial: list[float] = []  # per link: com (3), rpy (3), ixx ixy ixz iyy iyz izz
 
@@ -105,6 +107,8 @@ class _Numbers:
                     owner.link_H_geometry = pose
         for joint, origin in zip(self.joints, np.zeros((len(self.joints), 3))):
             joint.axis_origin = origin
+        for joint, axis in zip(self.moving, unit_rows(np.array(self.axes).reshape(-1, 3))):
+            joint.axis = axis
         n = len(self.links)
         if n:
             v = np.array(self.inertial).reshape(n, 13)
@@ -380,6 +384,7 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
 
 
 _ZERO6 = (0.0,) * 6
+_X_AXIS = (1.0, 0.0, 0.0)
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _NO_INERTIAL = (0.0,) * 13
 
@@ -477,16 +482,14 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
         return joint, known
     if jtype is JointType.FIXED:
         return joint, known
-    axis = r.vec3_attr(axis_el, "xyz", (1.0, 0.0, 0.0)) if axis_el is not None else (1.0, 0.0, 0.0)
+    axis = r.vec3_attr(axis_el, "xyz", (1.0, 0.0, 0.0)) if axis_el is not None else _X_AXIS
     x, y, z = axis
-    if abs(x * x + y * y + z * z - 1.0) <= 2e-12:
-        # a unit axis is kept bit for bit (dividing by a norm of 1 +- 1 ulp would change its last digits)
-        joint.axis = np.array(axis, dtype=float)
-    else:
-        unit = unit_vector(axis)  # scaled: an axis of 1e308 is a direction, not an overflow
-        if unit is None:
-            raise r.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction")
-        joint.axis = unit
+    # made a unit vector with all others in numbers.resolve(); one too short for that to be sure of
+    # (under 1e-10) is tried on its own, so that a zero axis is refused here, with its line
+    if not x * x + y * y + z * z > 1e-20 and unit_vector(axis) is None:
+        raise r.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction")
+    numbers.axes += axis
+    numbers.moving.append(joint)
     lim = joint.limits
     if lim_el is not None:
         if type_name != "continuous":

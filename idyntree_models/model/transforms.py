@@ -105,6 +105,27 @@ def unit_vector(v, zero: float = 1e-12) -> np.ndarray | None:
     return scaled / n
 
 
+def unit_rows(v: np.ndarray) -> np.ndarray:
+    """The rows of `v` (n x 3, each of length at least 1e-12, finite) as unit vectors, in one go.
+
+    Bit for bit what unit_vector gives each row (the same operations in the same order), except
+    that a row already of length 1 to within 1e-12 is kept as it is: dividing by a norm of 1 +- 1
+    ulp would change the last digits of an axis as written.
+    """
+    x, y, z = v.T
+    with np.errstate(over="ignore"):  # an axis of 1e200 is a direction: its square is only tested
+        unit = np.abs(x * x + y * y + z * z - 1.0) <= 2e-12
+    if unit.all():
+        return v
+    out = v.copy()
+    k = np.flatnonzero(~unit)
+    m = np.abs(v[k]).max(axis=1)
+    sx, sy, sz = (v[k] / m[:, None]).T
+    n = np.sqrt(sx * sx + sy * sy + sz * sz)
+    out[k, 0], out[k, 1], out[k, 2] = sx / n, sy / n, sz / n
+    return out
+
+
 def rot_x(a: float) -> np.ndarray:
     c, s = np.cos(a), np.sin(a)
     return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
