@@ -119,6 +119,17 @@ def test_assemble_gives_what_the_constructor_gives():
     assert repr(i) == repr(Inertia(2.0, [1.0, 1.0, 1.0], np.eye(3)))
 
 
+def test_resolved_inertia_is_a_constructed_one():
+    """The loader makes each link's Inertia without its constructor: same fields, same order, same values."""
+    model = load_model('<robot name="r"><link name="a"><inertial><origin xyz="1 2 3" rpy="0.1 0.2 0.3"/>'
+                       '<mass value="2"/><inertia ixx="1" ixy="0.1" ixz="0" iyy="2" iyz="0" izz="2.5"/>'
+                       "</inertial></link></robot>", "urdf")
+    got = model.links["a"].inertia
+    made = Inertia(got.mass, got.com.copy(), got.inertia.copy())
+    assert list(vars(got)) == list(vars(made)) == ["mass", "com", "inertia"]
+    assert repr(got) == repr(made) and type(got.mass) is float
+
+
 ODD = ["0.5", " 0.5 ", "1e-3", "+2", "-0", "1_0", "", " ", "1 2", "1e400", "-1e400", "nan", "INF", "\u0661",
        "\uff11", "0x10", "1.5e", ".", "1" * 1001]
 

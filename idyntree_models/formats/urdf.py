@@ -123,8 +123,13 @@ class _Numbers:
                 # exactly symmetric, as the file's six numbers (rounding differs between the two triangles)
                 t[:, 1, 0], t[:, 2, 0], t[:, 2, 1] = t[:, 0, 1], t[:, 0, 2], t[:, 1, 2]
                 tensor[turned] = t
+            new = object.__new__
             for link, m, c, t in zip(self.links, mass, com, tensor):
-                link.inertia = assemble(Inertia, mass=m, com=c, inertia=t)
+                # assemble(Inertia, ...) spelled out for its three fields, in field order: half the cost,
+                # once per link (test_resolved_inertia_is_a_constructed_one)
+                inertia = new(Inertia)
+                inertia.mass, inertia.com, inertia.inertia = m, c, t
+                link.inertia = inertia
 
 
 def _first(el: etree._Element) -> dict[str, etree._Element]:
@@ -564,23 +569,21 @@ def _links_to_frames(model: Model, children: set[str]) -> None:
 
     `children`: the joints' child links, of which _check_tree made sure exactly one link is not one."""
     root = next(n for n in model.links if n not in children)
-    neighbours: dict[str, list[Joint]] = {n: [] for n in model.links}
-    for j in model.joints.values():
-        neighbours[j.parent].append(j)
-        neighbours[j.child].append(j)
-    fake = {
-        name
-        for name, link in model.links.items()
-        if not link.inertia.mass > 0.0 and len(neighbours[name]) == 1 and neighbours[name][0].type is JointType.FIXED
-    }
+    # the joints of the massless links only (the candidates; a huge model has few or none)
+    neighbours: dict[str, list[Joint]] = {n: [] for n, link in model.links.items() if not link.inertia.mass > 0.0}
+    if neighbours:
+        for j in model.joints.values():
+            if j.parent in neighbours:
+                neighbours[j.parent].append(j)
+            if j.child in neighbours:
+                neighbours[j.child].append(j)
+    fake = {name for name, joints in neighbours.items() if len(joints) == 1 and joints[0].type is JointType.FIXED}
     # two massless links joined only to each other: keep the root so the model is not empty
     if len(fake) == len(model.links):
         fake.discard(root)
     model.default_base_link = root
     removed: dict[str, tuple[str, np.ndarray]] = {}
-    for name in list(model.links):
-        if name not in fake:
-            continue
+    for name in [n for n in model.links if n in fake]:
         joint = neighbours[name][0]
         if joint.child == name:
             real, real_H_fake = joint.parent, joint.rest_transform
