@@ -86,6 +86,31 @@ def test_inertia_screen_around_the_thresholds(seed):
     assert flagged > 300  # the thresholds were really crossed
 
 
+def test_gershgorin_shortcut_gives_the_eigenvalue_verdict():
+    """Above GERSHGORIN_ABOVE links the screen skips eigenvalues for tensors whose Gershgorin discs pass;
+    its verdict on a batch must be the one-link verdict (all eigenvalues) of each tensor."""
+    rng = np.random.default_rng(11)
+    links = []
+    for k in range(6000):
+        e = np.sort(rng.uniform(0, 1, 3))
+        kind = k % 5
+        if kind == 0:  # physical: a rotated body
+            e[2] = min(e[2], e[0] + e[1])
+        elif kind in (1, 4):  # on the triangle inequality, either side (4: in principal axes, where the
+            e[2] = e[0] + e[1] + rng.normal() * 10 ** rng.uniform(-12, -4)  # discs are the exact test)
+        elif kind == 2:  # a principal moment around zero
+            e[0] = rng.normal() * 10 ** rng.uniform(-13, -6)
+        q = np.eye(3)[rng.permutation(3)] if kind == 4 else np.linalg.qr(rng.normal(size=(3, 3)))[0]
+        inertia = q @ np.diag(e) @ q.T * 10 ** rng.uniform(-9, 6)
+        inertia = 0.5 * (inertia + inertia.T)
+        links.append(_link(1.0, np.zeros(3), inertia))
+    assert len(links) > validation.GERSHGORIN_ABOVE
+    batch = set(validation._inertia_suspects(links))
+    one = {k for k, lk in enumerate(links) if validation._inertia_suspects([lk]) == [0]}
+    assert batch == one
+    assert 500 < len(batch) < 4000  # both verdicts really occur
+
+
 def test_rest_transform_check_matches_is_rotation():
     """validate() judges all rest transforms at once; its verdict is is_rotation's, element by element."""
     rng = np.random.default_rng(1)
