@@ -7,6 +7,8 @@ links that become frames are kept, text is trimmed, mimic joints are kept.
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 from lxml import etree
 
@@ -77,25 +79,27 @@ class _Numbers:
     """
 
     def __init__(self) -> None:
-        self.origins: list[float] = []  # the <origin> of each deferred pose, xyz then rpy, flat
+        # flat arrays of doubles: a list would hold a float object (24 bytes) per number until resolve(),
+        # ~70 MB for a 100,000-link model
+        self.origins = array("d")  # the <origin> of each deferred pose, xyz then rpy
         self.owners: list[object] = []  # joints (rest_transform) and shapes (link_H_geometry), in order
         self.identity: list[object] = []  # the same, without an <origin>
         self.joints: list[Joint] = []  # every joint: axis_origin
-        self.axes: list[float] = []  # the axis of each 1-DOF joint, flat, as written
+        self.axes = array("d")  # the axis of each 1-DOF joint, as written
         self.moving: list[Joint] = []  # those joints, in order
         self.links: list[Link] = []
-        self.inertial: list[float] = []  # per link: com (3), rpy (3), ixx ixy ixz iyy iyz izz
+        self.inertial = array("d")  # per link: mass, com (3), rpy (3), ixx ixy ixz iyy iyz izz
 
     def pose(self, origin: list[float] | None, owner: object) -> None:
         """`owner` gets the pose of `origin` (origin_numbers; the identity for None) in resolve()."""
         if origin is None:
             self.identity.append(owner)
             return
-        self.origins += origin
+        self.origins.extend(origin)
         self.owners.append(owner)
 
     def resolve(self) -> None:
-        origins = np.array(self.origins).reshape(-1, 6)
+        origins = np.frombuffer(self.origins).reshape(-1, 6)
         for owners, poses in ((self.owners, rpy_xyz_to_transforms(origins[:, 3:], origins[:, :3])),
                               (self.identity, np.broadcast_to(IDENTITY, (len(self.identity), 4, 4)).copy())):
             for owner, pose in zip(owners, poses):
@@ -107,11 +111,11 @@ class _Numbers:
                     owner.link_H_geometry = pose
         for joint, origin in zip(self.joints, np.zeros((len(self.joints), 3))):
             joint.axis_origin = origin
-        for joint, axis in zip(self.moving, unit_rows(np.array(self.axes).reshape(-1, 3))):
+        for joint, axis in zip(self.moving, unit_rows(np.frombuffer(self.axes).reshape(-1, 3))):
             joint.axis = axis
         n = len(self.links)
         if n:
-            v = np.array(self.inertial).reshape(n, 13)
+            v = np.frombuffer(self.inertial).reshape(n, 13)
             mass, com, rpy = v[:, 0].tolist(), v[:, 1:4].copy(), v[:, 4:7]
             xx, xy, xz, yy, yz, zz = v[:, 7:].T
             tensor = np.stack([xx, xy, xz, xy, yy, yz, xz, yz, zz], axis=1).reshape(n, 3, 3)
@@ -370,7 +374,7 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
     link = assemble(Link, name=name, inertia=None, visuals=visuals, collisions=collisions)  # numbers.resolve()
     numbers.links.append(link)
     if inertial is None:
-        numbers.inertial += _NO_INERTIAL
+        numbers.inertial.extend(_NO_INERTIAL)
         return link, None, plain
     k = _first(inertial)
     mass_el, i_el, origin_el = k.get("mass"), k.get("inertia"), k.get("origin")
@@ -378,13 +382,13 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
     values = numbers.inertial
     values.append(mass)
     if origin_el is not None:
-        values += r.origin_numbers(origin_el)
+        values.extend(r.origin_numbers(origin_el))
     else:
-        values += _ZERO6
+        values.extend(_ZERO6)
     if i_el is not None:
-        values += r.float_attrs(i_el, _INERTIA_ATTRS, 0.0)
+        values.extend(r.float_attrs(i_el, _INERTIA_ATTRS, 0.0))
     else:
-        values += _ZERO6
+        values.extend(_ZERO6)
     return link, inertial.sourceline, plain
 
 
@@ -493,7 +497,7 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     # (under 1e-10) is tried on its own, so that a zero axis is refused here, with its line
     if not x * x + y * y + z * z > 1e-20 and unit_vector(axis) is None:
         raise r.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction")
-    numbers.axes += axis
+    numbers.axes.extend(axis)
     numbers.moving.append(joint)
     lim = joint.limits
     if lim_el is not None:
