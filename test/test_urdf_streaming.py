@@ -1,8 +1,10 @@
-"""URDF documents over XmlStream.WHOLE (8 MB) are read as a stream of top-level elements, smaller
-ones parsed whole: both paths must give the same model, the same warnings and the same errors.
+"""URDF documents over XmlStream.WHOLE are read in pieces parsed by a worker thread (falling back to
+libxml2's pull parser where a cut is no element boundary), smaller ones parsed whole: every path must
+give the same model, the same warnings and the same errors.
 
-The threshold is lowered to 0 here so that every corpus file and every bad input also takes the
-streaming path (the one a 100,000-link URDF takes) and is compared with the whole-document read.
+The threshold is lowered to 0 here, with pieces of a few hundred characters, so that every corpus file
+and every bad input also takes the piece path (the one a 100,000-link URDF takes) and the pull path,
+and each is compared with the whole-document read.
 """
 
 from __future__ import annotations
@@ -19,40 +21,132 @@ from model_compare import assert_models_equal
 FILES = [p for p in urdf_files() if "must_fail" not in p.name]
 
 
-def _both(monkeypatch, text: str):
-    out = []
-    for whole in (XmlStream.WHOLE, 0):
-        monkeypatch.setattr(XmlStream, "WHOLE", whole)
-        warnings: list[str] = []
-        try:
-            out.append((load_model(text, "urdf", warnings=warnings), warnings, None))
-        except ModelError as e:
-            out.append((None, warnings, str(e)))
-    return out
+MODES = {"whole": (XmlStream.WHOLE, True), "pieces": (0, True), "pull": (0, False)}
+
+
+def _read(monkeypatch, text: str, mode: str, piece: int = 300):
+    whole, pieces = MODES[mode]
+    monkeypatch.setattr(XmlStream, "WHOLE", whole)
+    monkeypatch.setattr(XmlStream, "PIECES", pieces)
+    monkeypatch.setattr(XmlStream, "PIECE", piece)
+    warnings: list[str] = []
+    try:
+        return load_model(text, "urdf", warnings=warnings), warnings, None
+    except ModelError as e:
+        return None, warnings, str(e)
+
+
+def _all(monkeypatch, text: str, piece: int = 300):
+    return [_read(monkeypatch, text, mode, piece) for mode in MODES]
+
+
+def _assert_alike(results) -> None:
+    (whole, w1, e1) = results[0]
+    for model, w, e in results[1:]:
+        assert e == e1
+        assert w == w1
+        if whole is not None:
+            assert_models_equal(whole, model)
+            assert whole.extensions == model.extensions
+            assert whole.metadata["lines"] == model.metadata["lines"]  # where later errors point
 
 
 @pytest.mark.parametrize("path", FILES, ids=[rel_id(p) for p in FILES])
-def test_streamed_and_whole_reads_agree_on_the_corpus(monkeypatch, path):
-    (whole, w1, e1), (streamed, w2, e2) = _both(monkeypatch, path.read_text())
-    assert e1 == e2
-    assert w1 == w2
-    if whole is not None:
-        assert_models_equal(whole, streamed)
-        assert whole.extensions == streamed.extensions
+def test_piece_pull_and_whole_reads_agree_on_the_corpus(monkeypatch, path):
+    _assert_alike(_all(monkeypatch, path.read_text()))
 
 
 @pytest.mark.parametrize("name", list(CASES))
-def test_streamed_and_whole_reads_refuse_alike(monkeypatch, name):
+def test_piece_pull_and_whole_reads_refuse_alike(monkeypatch, name):
     text, _ = CASES[name]
     if name == "not a model":
         pytest.skip("not URDF")
-    (_, _, e1), (_, _, e2) = _both(monkeypatch, text)
-    assert e1 is not None and e1 == e2
+    results = _all(monkeypatch, text)
+    assert results[0][2] is not None
+    _assert_alike(results)
 
 
-def test_a_syntax_error_after_the_elements_is_found_by_both(monkeypatch):
+def test_a_syntax_error_after_the_elements_is_found_by_all(monkeypatch):
     text = CASES["malformed"][0]
     good = ('<robot name="r">' + "".join(f'<link name="l{i}"/>' for i in range(200)) + "<oops></robot>")
     for doc in (text, good):
-        (_, _, e1), (_, _, e2) = _both(monkeypatch, doc)
-        assert e1 is not None and "malformed XML" in e1 and e1 == e2
+        results = _all(monkeypatch, doc)
+        assert results[0][2] is not None and "malformed XML" in results[0][2]
+        _assert_alike(results)
+
+
+def _chain(n: int, between: str = "\n") -> list[str]:
+    parts = [f'<link name="l{i}"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" '
+             f'iyz="0"/></inertial></link>' for i in range(n)]
+    parts += [f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+              '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>' for i in range(1, n)]
+    return [p + between for p in parts]
+
+
+# where a text search for "<link" or "<joint" finds no element boundary: the piece before the cut
+# does not parse and the rest is read in order
+TRAPS = {
+    "comment": '<!-- <link name="ghost"/> and <joint name="ghost">\n -->\n',
+    "cdata": '<gazebo><![CDATA[ <link name="ghost"/> <joint name="g"> ]]></gazebo>\n',
+    "nested": '<gazebo reference="l1"><link name="inner"><pose>0 0 0 0 0 0</pose></link>\n'
+              '<joint name="inner_j" type="fixed"/></gazebo>\n',
+    "namespaced": '<gz:plugin xmlns:gz="http://gazebosim.org"><link name="x"/></gz:plugin>\n',
+    "pi and text": '<?target <link name="pi"?>\nsome text\n',
+}
+
+
+@pytest.mark.parametrize("trap", list(TRAPS))
+@pytest.mark.parametrize("where", [0, 7, 30, 58])
+def test_cuts_that_are_no_boundary_fall_back_in_order(monkeypatch, trap, where):
+    parts = _chain(30)
+    parts.insert(where, TRAPS[trap])
+    text = '<?xml version="1.0"?>\n<!-- a robot -->\n<robot name="r"\n  xmlns:xacro="http://ros.org/wiki/xacro">\n' \
+        + "".join(parts) + "</robot>\n<!-- the end -->\n"
+    for piece in (1, 150, 700, 5000):
+        results = _all(monkeypatch, text, piece)
+        assert results[0][2] is None, results[0][2]
+        _assert_alike(results)
+
+
+@pytest.mark.parametrize("bad", ['<link name="a">', "<link name='x'/><oops>", "</robot><robot>", "&bogus;",
+                                 '<link name="q" a="1" a="2"/>', '<x:y/>'])
+@pytest.mark.parametrize("where", [0, 20, 58])
+def test_errors_in_any_piece_are_the_whole_reads(monkeypatch, bad, where):
+    parts = _chain(30)
+    parts.insert(where, bad + "\n")
+    text = '<robot name="r">\n' + "".join(parts) + "</robot>\n"
+    for piece in (1, 400):
+        whole, pieces, pull = _all(monkeypatch, text, piece)
+        assert whole[2] is not None
+        _assert_alike([whole, pieces])
+        # the pull parser (bytes documents, cuts that are no boundary) refuses too, but reports an
+        # undefined entity only at the end, as "no element found"
+        assert pull[2] is not None and (pull[2] == whole[2] or bad == "&bogus;")
+
+
+@pytest.mark.parametrize("outline", ['<robot name="r"/>', '<robot name="r">', "<robot name='r'>\n</robot>\n</robot>",
+                                     '<robot name="r">\n</robot><!-- </robot> -->', "<robot name=r>\n</robot>",
+                                     '<!DOCTYPE robot>\n<robot name="r">\n</robot>', "<robot>\n</robotx>"])
+def test_unusual_outlines(monkeypatch, outline):
+    head, _, tail = outline.partition(">\n")
+    text = head + ">\n" + "".join(_chain(5)) + tail if tail or outline.endswith(">\n") else outline
+    _assert_alike(_all(monkeypatch, text))
+
+
+def test_pieces_are_parsed_in_a_worker_thread(monkeypatch):
+    """The point of the pieces: libxml2 parses them off the main thread (it releases the GIL)."""
+    import threading
+
+    from idyntree_models.formats import xmlutil
+
+    threads = set()
+    parse = xmlutil._Pieces.parse
+
+    def spy(self, k):
+        threads.add(threading.current_thread().name)
+        return parse(self, k)
+
+    monkeypatch.setattr(xmlutil._Pieces, "parse", spy)
+    model, _, error = _read(monkeypatch, '<robot name="r">\n' + "".join(_chain(40)) + "</robot>", "pieces")
+    assert error is None and len(model.links) == 40
+    assert threads and all(name.startswith("xml-piece") for name in threads)

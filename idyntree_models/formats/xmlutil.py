@@ -133,28 +133,38 @@ class XmlStream:
     """The children of a document's root element, one complete subtree at a time.
 
     Parsing a whole 100,000-link URDF into a tree takes 700 MB (libxml2 nodes are ~500 bytes each);
-    a reader that consumes each top-level element as it completes needs only the current one.  After
-    the consumer asks for the next element, the previous one is cleared and unlinked, unless it was
-    moved out with `keep` (sensors and other elements read once the model is complete).  Same
-    safety as parse_xml; a syntax error is raised (as ModelError) when the stream reaches it.
+    a reader that consumes the top-level elements as they come needs only a few of them at a time.
+    Same safety as parse_xml; a syntax error is raised (as ModelError) when the stream reaches it.
+    Elements the consumer wants after the stream moves on are moved out with `keep` (sensors and
+    other elements read once the model is complete).
 
-    `tags` names the top-level elements that come in large numbers (URDF links and joints): the
-    parser reports only those (a Python object per element of the document would cost more than the
-    rest of the loading), and every other top-level element is yielded too, in document order,
-    when the next reported one (or the end) shows that it is complete.
+    A large document is cut into pieces of about PIECE characters, each a run of whole top-level
+    elements wrapped in a copy of the root's start tag (with blank lines before it, so that line
+    numbers are the document's), and each piece is parsed whole in a worker thread while the
+    consumer reads the one before: libxml2 parses without the GIL, so on two cores the parse (a
+    fifth of a 100,000-link load) hides behind the Python work.  The cuts are made before a `<tag`
+    of the `tags` (URDF: link, joint), found by a text search; a cut inside a comment, a CDATA
+    section or a nested element leaves the piece before it unclosed, so that piece fails to parse,
+    and the stream goes on from there with libxml2's pull parser, which reads the rest in order
+    (and reports a real syntax error).  Every piece that did parse is a run of top-level elements.
+    A piece that fails before the line it was cut on has a real error: the one the whole document
+    gives (the pull parser reports some errors less precisely, e.g. an undefined entity).
     """
 
-    CHUNK = 1 << 20
-    # Documents up to this size are parsed whole, in one call: the pull parser's events cost more than
-    # the tree they would save (iCubGenova02: 2.3 ms streamed, 1.0 ms whole), and a tree of 8 MB of
-    # URDF is ~100 MB for the time of the load.  Larger documents stream.
-    WHOLE = 8 << 20
+    CHUNK = 1 << 20  # pull parser: characters fed at a time
+    PIECE = 1 << 18  # characters per piece (smaller is no faster: 128 KB, 256 KB, 512 KB give 3.9 s for 100,000 links)
+    # Documents up to this size are parsed whole, in one call: a tree of 2 MB of URDF is ~25 MB for the
+    # time of the load, and there are few pieces to overlap.  Larger documents come in pieces.
+    WHOLE = 2 << 20
+    PIECES = True  # False: larger documents go to the pull parser directly (tests compare the two)
 
     def __init__(self, text: str | bytes, source: str | None = None, tags: tuple[str, ...] | None = None) -> None:
         self.source = source
         self.kept = etree.Element("kept")
         self._data = _document(text, source)
+        self._tags = tags
         self._whole = len(self._data) <= self.WHOLE
+        self._pieces: _Pieces | None = None
         if self._whole:
             try:
                 self.root = etree.fromstring(self._data, etree.XMLParser(**_PARSER_OPTIONS))
@@ -172,8 +182,17 @@ class XmlStream:
                 etree.fromstring(data, etree.XMLParser(**_PARSER_OPTIONS))
             except etree.XMLSyntaxError as e:
                 raise _syntax_error(e, source) from None
+        if self.PIECES and tags and isinstance(self._data, str):
+            self._pieces = _Pieces.cut(self._data, tags, self.PIECE)
+        if self._pieces is not None:
+            self.root = self._pieces.root
+            return
+        self._start_pull(self._data)
+
+    def _start_pull(self, data: str | bytes) -> None:
+        self._data = data
         self._offset = 0
-        self._parser = etree.XMLPullParser(events=("end",), tag=tags, **_PARSER_OPTIONS)
+        self._parser = etree.XMLPullParser(events=("end",), tag=self._tags, **_PARSER_OPTIONS)
         self._pending: list[etree._Element] = []
         self._closed = False
         self._first = self._next()
@@ -182,7 +201,7 @@ class XmlStream:
         else:  # no reported element: the whole document is parsed by now
             self.root = self._root
             if self.root is None:
-                raise ModelError("empty document", source=source)
+                raise ModelError("empty document", source=self.source)
 
     def _next(self) -> etree._Element | None:
         """The next reported element, feeding the parser a piece of the document at a time."""
@@ -208,10 +227,40 @@ class XmlStream:
         self.kept.append(el)
 
     def __iter__(self):
-        root = self.root
         if self._whole:  # a snapshot: `keep` moves elements out of the root
-            yield from list(root)
-            return
+            yield from list(self.root)
+        elif self._pieces is not None:
+            yield from self._iter_pieces(self._pieces)
+        else:
+            yield from self._iter_pull()
+
+    def _iter_pieces(self, pieces: _Pieces):
+        from concurrent.futures import ThreadPoolExecutor
+
+        worker = ThreadPoolExecutor(1, thread_name_prefix="xml-piece")
+        try:
+            pending = worker.submit(pieces.parse, 0)
+            for k in range(len(pieces.cuts) - 1):
+                try:
+                    root = pending.result()
+                except etree.XMLSyntaxError as e:
+                    if e.lineno and e.lineno <= pieces.lines[k + 1]:
+                        # found before the line the piece was cut on, so not caused by the cut: what
+                        # parsing the whole document finds first (the text up to it is the document's)
+                        raise _syntax_error(e, self.source) from None
+                    # a cut that was no element boundary (or an error on its line): in order from here
+                    self._pieces = None
+                    self._start_pull(pieces.rest(k))
+                    yield from self._iter_pull()
+                    return
+                if k + 2 < len(pieces.cuts):
+                    pending = worker.submit(pieces.parse, k + 1)
+                yield from list(root)  # a snapshot: `keep` moves elements out
+        finally:
+            worker.shutdown(wait=False, cancel_futures=True)
+
+    def _iter_pull(self):
+        root = self.root
         done: etree._Element | None = None  # the last element yielded, cleared, still in the tree
         el = self._first
         while el is not None:
@@ -237,6 +286,73 @@ class XmlStream:
             el = self._next()
         tail = [other for other in root if other is not done]  # after the last reported element
         yield from tail
+
+
+# the prolog: white space, the declaration, comments, processing instructions, a DOCTYPE (whose
+# internal subset, if any, has no entity declaration: refused before)
+_PROLOG = re.compile(r"(?:\s+|<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>)*", re.S)
+_START_TAG = re.compile(r"<([A-Za-z_][\w.:-]*)(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s*>")
+
+
+class _Pieces:
+    """A document cut for XmlStream: the root's start tag, and cut positions in its content."""
+
+    def __init__(self, data: str, root: etree._Element, head: str, head_lines: int, end_tag: str,
+                 cuts: list[int]) -> None:
+        self.data = data
+        self.root = root  # the root element alone (its tag and attributes), parsed from head and end tag
+        self.head = head  # the root's start tag, as written
+        self.head_lines = head_lines  # line ends inside it
+        self.end_tag = end_tag
+        self.cuts = cuts  # the content from cuts[k] to cuts[k + 1] is piece k; the last is the root's end
+        self.lines = [0] * len(cuts)  # line ends before each cut
+        for k in range(1, len(cuts)):
+            self.lines[k] = self.lines[k - 1] + data.count("\n", cuts[k - 1], cuts[k])
+
+    @classmethod
+    def cut(cls, data: str, tags: tuple[str, ...], size: int) -> _Pieces | None:
+        """The pieces of `data`, or None when its outline is not the plain one (prolog, root start
+        tag, content, end tag, comments and white space): the pull parser then reads it all."""
+        start = _PROLOG.match(data).end()
+        m = _START_TAG.match(data, start)
+        if m is None:
+            return None
+        name = m.group(1)
+        end = data.rfind("</" + name)
+        close = re.compile(r"</" + re.escape(name) + r"\s*>").match(data, end) if end > m.end() else None
+        if close is None:
+            return None
+        try:  # the document without its content: prolog, root and epilog checked by libxml2 itself
+            root = etree.fromstring(data[:m.end()] + data[end:], etree.XMLParser(**_PARSER_OPTIONS))
+        except etree.XMLSyntaxError:
+            return None
+        at = re.compile("<(?:" + "|".join(re.escape(t) for t in tags) + r")[\s/>]")
+        cuts = [m.end()]
+        while True:
+            hit = at.search(data, cuts[-1] + size, end)
+            if hit is None:
+                break
+            cuts.append(hit.start())
+        cuts.append(end)
+        head = m.group(0)
+        pieces = cls(data, root, head, head.count("\n"), f"</{name}>", cuts)
+        pieces.lines = [n + data.count("\n", 0, m.end()) for n in pieces.lines]
+        return pieces
+
+    def _text(self, k: int, end: int | None) -> str:
+        """Piece k (to the end of the document when `end` is None), on the lines it has in the document."""
+        blank = "\n" * (self.lines[k] - self.head_lines)
+        if end is None:
+            return blank + self.head + self.data[self.cuts[k]:]
+        return blank + self.head + self.data[self.cuts[k]:self.cuts[end]] + self.end_tag
+
+    def parse(self, k: int) -> etree._Element:
+        """Piece k's root (runs in the worker thread: libxml2 parses without the GIL)."""
+        return etree.fromstring(self._text(k, k + 1), etree.XMLParser(**_PARSER_OPTIONS))
+
+    def rest(self, k: int) -> str:
+        """The document from piece k on, for the pull parser."""
+        return self._text(k, None)
 
 
 def root_tag(text: str) -> str | None:
