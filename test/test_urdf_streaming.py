@@ -124,7 +124,8 @@ def test_errors_in_any_piece_are_the_whole_reads(monkeypatch, bad, where):
         assert pull[2] is not None and (pull[2] == whole[2] or bad == "&bogus;")
 
 
-@pytest.mark.parametrize("outline", ['<robot name="r"/>', '<robot name="r">', "<robot name='r'>\n</robot>\n</robot>",
+@pytest.mark.parametrize("outline", ['<!DOCTYPE robot' + " " * 5000 + 'SYSTEM "a[b">\n<robot name="r">\n</robot>',
+                                     '<robot name="r"/>', '<robot name="r">', "<robot name='r'>\n</robot>\n</robot>",
                                      '<robot name="r">\n</robot><!-- </robot> -->', "<robot name=r>\n</robot>",
                                      '<!DOCTYPE robot>\n<robot name="r">\n</robot>', "<robot>\n</robotx>"])
 def test_unusual_outlines(monkeypatch, outline):
@@ -150,3 +151,29 @@ def test_pieces_are_parsed_in_a_worker_thread(monkeypatch):
     model, _, error = _read(monkeypatch, '<robot name="r">\n' + "".join(_chain(40)) + "</robot>", "pieces")
     assert error is None and len(model.links) == 40
     assert threads and all(name.startswith("xml-piece") for name in threads)
+
+
+@pytest.mark.parametrize("case", ["attribute default", "xml:id", "many lines"])
+def test_documents_the_pieces_cannot_hold_are_read_in_order(monkeypatch, case):
+    """A DOCTYPE's attribute defaults apply to every element, xml:id values must be unique across the
+    document, and a document of very many lines would need as many blank lines before each piece:
+    such documents go to the pull parser, and read as they do whole."""
+    from idyntree_models.formats import xmlutil
+
+    parts = _chain(30)
+    head = '<robot name="r">\n'
+    if case == "attribute default":  # a joint without type="...": the DTD gives it
+        head = '<!DOCTYPE robot [<!ATTLIST joint type CDATA "fixed">]>\n' + head
+        parts.append('<joint name="extra"><parent link="l0"/><child link="x"/></joint><link name="x"/>\n')
+    elif case == "xml:id":
+        parts[3] = parts[3].replace("<link ", '<link xml:id="dup" ', 1)
+        parts[25] = parts[25].replace("<link ", '<link xml:id="dup" ', 1)
+    else:
+        monkeypatch.setattr(xmlutil._Pieces, "BLANK_PER_CHAR", 0)
+    text = head + "".join(parts) + "</robot>\n"
+    cut = []
+    monkeypatch.setattr(xmlutil._Pieces, "parse", lambda *a: cut.append(1))  # no piece is ever parsed
+    whole, pieces, pull = _all(monkeypatch, text, 200)
+    assert not cut
+    _assert_alike([whole, pieces, pull])
+    assert (whole[2] is not None) == (case == "xml:id")

@@ -138,7 +138,7 @@ class XmlStream:
     Elements the consumer wants after the stream moves on are moved out with `keep` (sensors and
     other elements read once the model is complete).
 
-    A large document is cut into pieces of about PIECE characters, each a run of whole top-level
+    A large document (over WHOLE) is cut into pieces of about PIECE characters, each a run of whole top-level
     elements wrapped in a copy of the root's start tag (with blank lines before it, so that line
     numbers are the document's), and each piece is parsed whole in a worker thread while the
     consumer reads the one before: libxml2 parses without the GIL, so on two cores the parse (a
@@ -153,9 +153,10 @@ class XmlStream:
 
     CHUNK = 1 << 20  # pull parser: characters fed at a time
     PIECE = 1 << 18  # characters per piece (smaller is no faster: 128 KB, 256 KB, 512 KB give 3.9 s for 100,000 links)
-    # Documents up to this size are parsed whole, in one call: a tree of 2 MB of URDF is ~25 MB for the
-    # time of the load, and there are few pieces to overlap.  Larger documents come in pieces.
-    WHOLE = 2 << 20
+    # Documents up to this size are parsed whole, in one call: a tree of 8 MB of URDF is ~100 MB for the
+    # time of the load, and the whole document's first syntax error is reported before any element is
+    # read (pieces would give the same times from 2 MB on).  Larger documents come in pieces.
+    WHOLE = 8 << 20
     PIECES = True  # False: larger documents go to the pull parser directly (tests compare the two)
 
     def __init__(self, text: str | bytes, source: str | None = None, tags: tuple[str, ...] | None = None) -> None:
@@ -186,6 +187,7 @@ class XmlStream:
             self._pieces = _Pieces.cut(self._data, tags, self.PIECE)
         if self._pieces is not None:
             self.root = self._pieces.root
+            self._data = b""  # the pieces hold it, until the last one is read
             return
         self._start_pull(self._data)
 
@@ -255,6 +257,9 @@ class XmlStream:
                     return
                 if k + 2 < len(pieces.cuts):
                     pending = worker.submit(pieces.parse, k + 1)
+                else:  # the last piece: the document can go (the caller holds no other reference to it)
+                    self._pieces = None
+                    pieces.data = ""
                 yield from list(root)  # a snapshot: `keep` moves elements out
         finally:
             worker.shutdown(wait=False, cancel_futures=True)
@@ -288,9 +293,8 @@ class XmlStream:
         yield from tail
 
 
-# the prolog: white space, the declaration, comments, processing instructions, a DOCTYPE (whose
-# internal subset, if any, has no entity declaration: refused before)
-_PROLOG = re.compile(r"(?:\s+|<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>)*", re.S)
+# the prolog without a DOCTYPE: white space, the declaration, comments, processing instructions
+_PROLOG = re.compile(r"(?:\s+|<\?.*?\?>|<!--.*?-->)*", re.S)
 _START_TAG = re.compile(r"<([A-Za-z_][\w.:-]*)(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s*>")
 
 
@@ -309,11 +313,21 @@ class _Pieces:
         for k in range(1, len(cuts)):
             self.lines[k] = self.lines[k - 1] + data.count("\n", cuts[k - 1], cuts[k])
 
+    # blank lines in front of all pieces together, at most this many per character of the document:
+    # a document of many short lines would make the pieces' parse quadratic (libxml2 also refuses more
+    # than 10 million blank lines before the root)
+    BLANK_PER_CHAR = 2
+    MAX_LINES = 4_000_000
+
     @classmethod
     def cut(cls, data: str, tags: tuple[str, ...], size: int) -> _Pieces | None:
-        """The pieces of `data`, or None when its outline is not the plain one (prolog, root start
-        tag, content, end tag, comments and white space): the pull parser then reads it all."""
+        """The pieces of `data`, or None when the pull parser must read it all: an outline that is not
+        the plain one (prolog, root start tag, content, end tag, comments and white space), a DOCTYPE
+        (its attribute defaults apply to every piece), xml:id attributes (unique across pieces), or
+        too many lines."""
         start = _PROLOG.match(data).end()
+        if data.startswith("<!DOCTYPE", start) or "xml:id" in data:
+            return None
         m = _START_TAG.match(data, start)
         if m is None:
             return None
@@ -337,6 +351,8 @@ class _Pieces:
         head = m.group(0)
         pieces = cls(data, root, head, head.count("\n"), f"</{name}>", cuts)
         pieces.lines = [n + data.count("\n", 0, m.end()) for n in pieces.lines]
+        if pieces.lines[-1] > cls.MAX_LINES or sum(pieces.lines) > cls.BLANK_PER_CHAR * len(data):
+            return None
         return pieces
 
     def _text(self, k: int, end: int | None) -> str:
