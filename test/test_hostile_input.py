@@ -201,6 +201,27 @@ def test_topology_errors_give_the_line(name, tmp_path):
     assert str(e).startswith(f"{path}:{line}: ")
 
 
+CYCLE_CD = (J_AB + f'\n<link name="c">{M}</link><link name="d">{M}</link>'
+            '\n<joint name="k" type="fixed"><parent link="c"/><child link="d"/></joint>'
+            '\n<joint name="l" type="fixed"><parent link="d"/><child link="c"/></joint>')
+
+
+@pytest.mark.parametrize("extra, pattern", [
+    # a massless link off the cycle would become a frame: the cycle is reported as the file has it
+    ('\n<link name="e"/><joint name="m" type="fixed"><parent link="d"/><child link="e"/></joint>',
+     r"cycle through links 'c', 'd', 'e' \(not reachable from the root 'a'\)"),
+    # a massless root on a fixed joint would become a frame of its child: the root is the file's
+    ("fixed root", r"not reachable from the root 'a'"),
+    # a sensor on a missing link: the tree is refused first, as the file's first problem
+    ('\n<sensor name="s" type="accelerometer"><parent link="zz"/></sensor>', r"the joints form a cycle"),
+])
+def test_a_tree_error_is_found_before_the_model_is_changed(extra, pattern):
+    """URDF turns massless links into frames and attaches sensors once the tree is known to be one:
+    a model that is no tree is refused as the file wrote it."""
+    body = CYCLE_CD.replace('type="revolute"', 'type="fixed"', 1) if extra == "fixed root" else CYCLE_CD + extra
+    fails(robot(body, inertial_a=""), pattern, format="urdf")
+
+
 def test_mimic_cycles_and_chains_are_refused_at_load():
     text = (f'<robot name="r">\n<link name="a">{M}</link>\n<link name="b">{M}</link>\n<link name="c">{M}</link>\n'
             '<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'

@@ -225,10 +225,10 @@ def _load(stream: XmlStream, xacro: bool, diag: Diagnostics) -> Model:
     _resolve_materials(unresolved, materials, diag)
     _drop_floating_root(model, r, floating, diag)
     try:
-        children = _check_tree(model)
+        root = _check_tree(model)
     except ModelError as e:
         raise e.with_source(source) from None
-    _links_to_frames(model, children)
+    _links_to_frames(model, root)
     _sensors(r, stream.kept, model, diag)
     _extensions(items, model)
     return model
@@ -522,25 +522,20 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     return joint, known
 
 
-def _check_tree(model: Model) -> set[str]:
-    """The joints' child links, once the model is tree enough for _links_to_frames: each link has at
-    most one parent joint and exactly one link has none.
+def _check_tree(model: Model) -> str:
+    """The root link, once the model is known to be a tree (errors located at their element).
 
-    The counts decide it; only a model that fails them is ordered here, for the message.  A cycle
-    apart from the root's tree passes the counts and is refused by finish_model, which orders the
-    links anyway (ordering here too was 3% of a 100,000-link load).
-    """
+    Checked in full here, before massless links become frames and sensors are attached, so that a
+    model that is no tree is refused as the file wrote it (finish_model orders the links again)."""
     from ..model.topology import tree_order
     from ..model.validation import check_mimics, locate
 
-    children = {j.child for j in model.joints.values()}
     try:
-        if len(children) != len(model.joints) or len(model.links) - len(children) != 1:
-            tree_order(model)  # raises, naming the joint or the links
+        root = tree_order(model).root
         check_mimics(model)
     except ModelError as e:
         raise locate(e, model) from None
-    return children
+    return root
 
 
 def _drop_floating_root(model: Model, r: _UrdfReader, floating: list[tuple[str, str, str, int]],
@@ -568,11 +563,8 @@ def _drop_floating_root(model: Model, r: _UrdfReader, floating: list[tuple[str, 
         )
 
 
-def _links_to_frames(model: Model, children: set[str]) -> None:
-    """iDynTree's fake links: massless links with one fixed neighbour become frames (one pass).
-
-    `children`: the joints' child links, of which _check_tree made sure exactly one link is not one."""
-    root = next(n for n in model.links if n not in children)
+def _links_to_frames(model: Model, root: str) -> None:
+    """iDynTree's fake links: massless links with one fixed neighbour become frames (one pass)."""
     # the joints of the massless links only (the candidates; a huge model has few or none)
     neighbours: dict[str, list[Joint]] = {n: [] for n, link in model.links.items() if not link.inertia.mass > 0.0}
     if neighbours:
