@@ -9,6 +9,7 @@ inertias and rotations placed on and around each threshold.
 from __future__ import annotations
 
 import logging
+import math
 from types import SimpleNamespace
 
 import numpy as np
@@ -109,6 +110,23 @@ def test_gershgorin_shortcut_gives_the_eigenvalue_verdict():
     one = {k for k, lk in enumerate(links) if validation._inertia_suspects([lk]) == [0]}
     assert batch == one
     assert 500 < len(batch) < 4000  # both verdicts really occur
+
+
+def test_the_first_problem_in_document_order_is_reported():
+    """Sizes are checked a kind of shape at a time and names by set operations; the message is still
+    the first problem in the order of the links, shapes and names."""
+    from idyntree_models.model.model import Box, Frame, Sphere
+
+    model = load_model('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="fixed">'
+                       '<parent link="a"/><child link="b"/></joint></robot>', "urdf")
+    model.links["a"].visuals += [Sphere(np.eye(4), "s", radius=math.inf), Box(np.eye(4), "b", size=[math.inf, 1, 1])]
+    with pytest.raises(ModelError, match="sphere radius is not finite"):
+        validation.validate(model)
+    model.links["a"].visuals.clear()
+    model.frames["a"] = Frame("a", "b", np.eye(4))
+    model.frames[""] = Frame("", "b", np.eye(4))
+    with pytest.raises(ModelError, match="name 'a' is used by a link and a frame"):
+        validation.validate(model)
 
 
 def test_rest_transform_check_matches_is_rotation():

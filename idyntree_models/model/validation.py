@@ -304,12 +304,12 @@ def _check_poses(model: Model) -> None:
     for kind in kinds:
         members = shapes if len(kinds) == 1 else [s for s in shapes if type(s) is kind]
         for attr in _SIZES.get(kind.__name__, ()):
-            sizes = np.array([getattr(s, attr) for s in members], dtype=float)
-            if not np.isfinite(sizes).all():
-                for shape in members:
-                    if not np.isfinite(getattr(shape, attr)).all():
-                        raise ModelError(f"the {shape.kind} {attr} is not finite",
-                                         element=f"link '{_owner(model, shape)}'")
+            if not np.isfinite(np.array([getattr(s, attr) for s in members], dtype=float)).all():
+                for link in model.links.values():  # the first in the document's order, for the message
+                    for shape in link.visuals + link.collisions:
+                        for name in _SIZES.get(type(shape).__name__, ()):
+                            if not np.isfinite(getattr(shape, name)).all():
+                                raise ModelError(f"the {shape.kind} {name} is not finite", element=f"link '{link.name}'")
 
 
 def _owner(model: Model, shape: object) -> str:
@@ -345,13 +345,17 @@ def _validate(model: Model, tree: TreeOrder | None) -> list[str]:
         raise ModelError(
             f"default base link '{model.default_base_link}' is not the root of the tree ('{tree.root}')"
         )
-    # each table's keys are unique: a name can only be both a link's and a frame's
-    for kind, table in (("link", model.links), ("frame", model.frames)):
-        if "" in table:
-            raise ModelError(f"a {kind} has an empty name")
-    for name in model.frames:
-        if name in model.links:
-            raise ModelError(f"name '{name}' is used by a link and a frame: frame names must be unique")
+    # each table's keys are unique, so a name can only be both a link's and a frame's: the loop over
+    # every name (for the first problem, in order) runs only when there is one
+    if "" in model.links or "" in model.frames or not model.links.keys().isdisjoint(model.frames):
+        names: dict[str, str] = {}
+        for kind, table in (("link", model.links), ("frame", model.frames)):
+            for name in table:
+                if not name:
+                    raise ModelError(f"a {kind} has an empty name")
+                if name in names:
+                    raise ModelError(f"name '{name}' is used by a {names[name]} and a {kind}: frame names must be unique")
+                names[name] = kind
     links = list(model.links.values())
     for k in _inertia_suspects(links):
         link = links[k]
