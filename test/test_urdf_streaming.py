@@ -177,3 +177,28 @@ def test_documents_the_pieces_cannot_hold_are_read_in_order(monkeypatch, case):
     assert not cut
     _assert_alike([whole, pieces, pull])
     assert (whole[2] is not None) == (case == "xml:id")
+
+
+def test_a_pretty_printed_document_is_still_cut(monkeypatch):
+    """Pieces are at least half as long as the document has lines, so a file of one tag per line keeps
+    its blank-line prefixes under its length and is read in pieces."""
+    from idyntree_models.formats import xmlutil
+
+    text = '<robot name="r">\n' + "".join(_chain(40)).replace("><", ">\n\n\n<") + "</robot>\n"
+    parsed = []
+    parse = xmlutil._Pieces.parse
+    monkeypatch.setattr(xmlutil._Pieces, "parse", lambda self, k: parsed.append(k) or parse(self, k))
+    results = _all(monkeypatch, text, 1)  # pieces of one character would need 4x the document in blank lines
+    assert len(parsed) > 3
+    _assert_alike(results)
+
+
+def test_a_streamed_document_is_read_once(monkeypatch):
+    monkeypatch.setattr(XmlStream, "WHOLE", 0)
+    text = '<robot name="r">\n' + "".join(_chain(5)) + "</robot>\n"
+    for pieces in (True, False):
+        monkeypatch.setattr(XmlStream, "PIECES", pieces)
+        stream = XmlStream(text, "r.urdf", tags=("link", "joint"))
+        assert len(list(stream)) == 9
+        with pytest.raises(RuntimeError, match="read once"):
+            list(stream)

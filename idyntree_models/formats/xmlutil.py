@@ -51,23 +51,54 @@ def _document(text: str | bytes, source: str | None) -> str | bytes:
     if m:  # a declaration must come first: move it before the blank lines, which keep the line count
         data = m.group(1) + data[: m.start(1)] + data[m.end(1):]
     if isinstance(data, str) and data.startswith("<?xml"):
-        data = _without_encoding(data)
+        data = _declaration_blanked(data, source)
     return data
 
 
-# lxml refuses a str whose declaration names an encoding, by this test ("<?xml", anything but ">",
-# then white space and `encoding = "..."`), however long the declaration is
-_LXML_ENCODING_TEST = re.compile(r"(<\?xml[^>]+)(\s+encoding\s*=\s*[\"'][^\"']*[\"'])")
+_ENCODING_VALUE = re.compile(r"encoding\s*=\s*[\"'][^\"']*[\"']")
 
 
-def _without_encoding(data: str) -> str:
-    """`data` without the encoding pseudo-attribute(s) of its declaration (the text is decoded
-    already), each replaced by the line ends it spanned, so that line numbers stay."""
-    while True:  # a declaration may name two (libxml2 then reports it); lxml's test must fail
-        m = _LXML_ENCODING_TEST.match(data)
-        if m is None:
-            return data
-        data = m.group(1) + "\n" * m.group(2).count("\n") + data[m.end():]
+def _without_encoding(decl: str) -> str:
+    """The declaration `decl` without what lxml's encoding pattern finds (each encoding pseudo-attribute
+    and the white space character before it), replaced by the line ends it spanned.  By search and
+    anchored matches, so linear: the pattern itself backtracks quadratically on long white space."""
+    out: list[str] = []
+    pos = 0
+    gt = decl.find(">")  # lxml's pattern looks no further for the name: `<?xml`, then [^>]+, then \s+encoding
+    while True:
+        k = decl.find("encoding", pos, gt)
+        if k < 0:
+            out.append(decl[pos:])
+            return "".join(out)
+        m = _ENCODING_VALUE.match(decl, k)
+        # the pattern's greedy [^>]+ leaves its \s+ the one white space character before the name (and
+        # takes at least one character after `<?xml` itself)
+        j = k - 1
+        if m is None or j < 6 or not decl[j].isspace():  # not a pseudo-attribute
+            out.append(decl[pos:k + 8])
+            pos = k + 8
+            continue
+        out.append(decl[pos:j] + "\n" * decl.count("\n", j, m.end()))
+        pos = m.end()
+
+
+def _declaration_blanked(data: str, source: str | None) -> str:
+    """`data` with its leading `<?xml ...?>` checked by libxml2 on its own and replaced by the line ends
+    it spanned.
+
+    lxml refuses a str whose declaration names an encoding (the text is decoded already, so the name is
+    dropped), and looks for one with a pattern that backtracks quadratically on a declaration with a
+    long run of white space (seconds for 40,000 spaces); with the declaration gone it has nothing to
+    look at.  Its errors are libxml2's, on their lines, as before."""
+    end = data.find("?>")
+    if end < 0:
+        return data  # unterminated: libxml2 reports it in the document
+    decl = data[:end + 2]
+    try:
+        etree.fromstring((_without_encoding(decl) + "<r/>").encode("utf-8"), etree.XMLParser(**_PARSER_OPTIONS))
+    except etree.XMLSyntaxError as e:
+        raise _syntax_error(e, source) from None
+    return "\n" * decl.count("\n") + data[end + 2:]
 
 
 def refuse_entities(data: str | bytes, source: str | None) -> None:
@@ -164,6 +195,7 @@ class XmlStream:
         self.kept = etree.Element("kept")
         self._data = _document(text, source)
         self._tags = tags
+        self._read = False
         self._whole = len(self._data) <= self.WHOLE
         self._pieces: _Pieces | None = None
         if self._whole:
@@ -231,7 +263,11 @@ class XmlStream:
     def __iter__(self):
         if self._whole:  # a snapshot: `keep` moves elements out of the root
             yield from list(self.root)
-        elif self._pieces is not None:
+            return
+        if self._read:
+            raise RuntimeError("a streamed document is read once")
+        self._read = True
+        if self._pieces is not None:
             yield from self._iter_pieces(self._pieces)
         else:
             yield from self._iter_pull()
@@ -341,6 +377,9 @@ class _Pieces:
         except etree.XMLSyntaxError:
             return None
         at = re.compile("<(?:" + "|".join(re.escape(t) for t in tags) + r")[\s/>]")
+        # pieces of at least half as many characters as the document has lines: the blank lines before
+        # all pieces together then stay under the document's length (a pretty-printed file has many)
+        size = max(size, data.count("\n", m.end(), end) // 2)
         cuts = [m.end()]
         while True:
             hit = at.search(data, cuts[-1] + size, end)
