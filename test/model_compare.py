@@ -38,7 +38,9 @@ def _close(a, b, tol: float) -> bool:
 def _material_key(m: Material | None):
     if m is None or (m.color is None and m.texture is None and not m.name):
         return None
-    return (m.name or "", None if m.color is None else tuple(np.round(np.asarray(m.color, float), 12)), m.texture)
+    with np.errstate(over="ignore"):  # a colour of 1e300 (the fuzzer's) rounds to inf on both sides
+        color = None if m.color is None else tuple(np.round(np.asarray(m.color, float), 12))
+    return (m.name or "", color, m.texture)
 
 
 def _shape_diff(a: Shape, b: Shape, where: str, tol: float, materials: bool) -> list[str]:

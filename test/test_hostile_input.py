@@ -309,6 +309,24 @@ def test_encoding_pseudo_attributes_are_dropped_as_lxmls_pattern_finds_them():
     assert list(model.links) == ["a"]
 
 
+@pytest.mark.parametrize("head, error", [
+    ('<?xml version="1.0" encoding=">', "malformed XML"),  # found by the piece/whole differential fuzzer
+    ('<?xml version="1.0" encoding="utf-8"', "malformed XML"),
+    ('<?xml version="1.0"' + " " * 50_000 + ">", "malformed XML"),
+    ('<?xml-stylesheet href="a>b.xsl"?>', None),  # an instruction, not a declaration: '>' is allowed in it
+])
+def test_a_declaration_libxml2_refuses_is_a_syntax_error_not_an_internal_one(head, error):
+    """A str starting `<?xml` whose declaration libxml2 would not accept is read as bytes: lxml's own test
+    of a str's declaration (which raised ValueError, an internal error, for an unterminated encoding
+    value, and backtracks quadratically on long white space) never runs, and libxml2 says what is wrong."""
+    text = head + '\n<robot name="r">\n<link name="a"/>\n</robot>\n'
+    if error is None:
+        assert list(load_model(text, "urdf").links) == ["a"]
+        return
+    e = fails(text, error, format="urdf")
+    assert "internal error" not in str(e) and e.line in (1, 2)  # libxml2 may see it at the next line's "<"
+
+
 # -- URDF's world --floating--> base, as the README promises ------------------------------------------
 def test_world_floating_base_is_accepted():
     text = robot('<link name="world"/>\n<joint name="float" type="floating"><parent link="world"/>'

@@ -82,7 +82,7 @@ def _without_encoding(decl: str) -> str:
         pos = m.end()
 
 
-def _declaration_blanked(data: str, source: str | None) -> str:
+def _declaration_blanked(data: str, source: str | None) -> str | bytes:
     """`data` with its leading `<?xml ...?>` checked by libxml2 on its own and replaced by the line ends
     it spanned.
 
@@ -91,8 +91,10 @@ def _declaration_blanked(data: str, source: str | None) -> str:
     long run of white space (seconds for 40,000 spaces); with the declaration gone it has nothing to
     look at.  Its errors are libxml2's, on their lines, as before."""
     end = data.find("?>")
-    if end < 0:
-        return data  # unterminated: libxml2 reports it in the document
+    if end < 0 or data.find(">", 0, end) >= 0:
+        # no declaration libxml2 would accept (its values hold no '>'), or a <?xml-...?> instruction holding
+        # one: read as UTF-8 bytes, on which lxml makes no test and libxml2 reports what is wrong
+        return data.encode("utf-8")
     decl = data[:end + 2]
     try:
         etree.fromstring((_without_encoding(decl) + "<r/>").encode("utf-8"), etree.XMLParser(**_PARSER_OPTIONS))
