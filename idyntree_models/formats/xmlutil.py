@@ -339,17 +339,16 @@ _START_TAG = re.compile(r"<([A-Za-z_][\w.:-]*)(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\
 class _Pieces:
     """A document cut for XmlStream: the root's start tag, and cut positions in its content."""
 
-    def __init__(self, data: str, root: etree._Element, head: str, head_lines: int, end_tag: str,
-                 cuts: list[int]) -> None:
+    def __init__(self, data: str, root: etree._Element, head: str, end_tag: str, cuts: list[int]) -> None:
         self.data = data
         self.root = root  # the root element alone (its tag and attributes), parsed from head and end tag
         self.head = head  # the root's start tag, as written
-        self.head_lines = head_lines  # line ends inside it
+        self.head_lines = head.count("\n")  # line ends inside it
         self.end_tag = end_tag
         self.cuts = cuts  # the content from cuts[k] to cuts[k + 1] is piece k; the last is the root's end
-        self.lines = [0] * len(cuts)  # line ends before each cut
+        self.lines = [data.count("\n", 0, cuts[0])]  # line ends before each cut
         for k in range(1, len(cuts)):
-            self.lines[k] = self.lines[k - 1] + data.count("\n", cuts[k - 1], cuts[k])
+            self.lines.append(self.lines[-1] + data.count("\n", cuts[k - 1], cuts[k]))
 
     # blank lines in front of all pieces together, at most this many per character of the document:
     # a document of many short lines would make the pieces' parse quadratic (libxml2 also refuses more
@@ -389,9 +388,7 @@ class _Pieces:
                 break
             cuts.append(hit.start())
         cuts.append(end)
-        head = m.group(0)
-        pieces = cls(data, root, head, head.count("\n"), f"</{name}>", cuts)
-        pieces.lines = [n + data.count("\n", 0, m.end()) for n in pieces.lines]
+        pieces = cls(data, root, m.group(0), f"</{name}>", cuts)
         if pieces.lines[-1] > cls.MAX_LINES or sum(pieces.lines) > cls.BLANK_PER_CHAR * len(data):
             return None
         return pieces
