@@ -34,25 +34,29 @@ def test_stacked_poses_are_bit_identical():
         assert stacked[k].tobytes() == rpy_xyz_to_transform(rpy[k].tolist(), xyz[k].tolist()).tobytes()
 
 
-def test_joint_poses_are_those_of_the_file():
-    """Every joint's rest transform is the scalar pose of its <origin> numbers, read here with lxml alone."""
-    checked = 0
+def _file_joints():
+    """(path, <joint> element, the loaded model's joint) of every corpus URDF that loads, read with lxml alone."""
     for path in urdf_files():
         try:
             model = load_model(path)
         except ModelError:
             continue
-        root = etree.parse(str(path)).getroot()
-        for el in root.findall("joint"):
+        for el in etree.parse(str(path)).getroot().findall("joint"):
             joint = model.joints.get(el.get("name", "").strip())
-            if joint is None:
-                continue
-            origin = el.find("origin")
-            xyz = [float(v) for v in (origin.get("xyz") if origin is not None and origin.get("xyz") else "0 0 0").split()]
-            rpy = [float(v) for v in (origin.get("rpy") if origin is not None and origin.get("rpy") else "0 0 0").split()]
-            expected = rpy_xyz_to_transform(rpy, xyz) if origin is not None else np.eye(4)
-            assert joint.rest_transform.tobytes() == expected.tobytes(), (path, joint.name)
-            checked += 1
+            if joint is not None:
+                yield path, el, joint
+
+
+def test_joint_poses_are_those_of_the_file():
+    """Every joint's rest transform is the scalar pose of its <origin> numbers, read here with lxml alone."""
+    checked = 0
+    for path, el, joint in _file_joints():
+        origin = el.find("origin")
+        xyz = [float(v) for v in (origin.get("xyz") if origin is not None and origin.get("xyz") else "0 0 0").split()]
+        rpy = [float(v) for v in (origin.get("rpy") if origin is not None and origin.get("rpy") else "0 0 0").split()]
+        expected = rpy_xyz_to_transform(rpy, xyz) if origin is not None else np.eye(4)
+        assert joint.rest_transform.tobytes() == expected.tobytes(), (path, joint.name)
+        checked += 1
     assert checked > 500
 
 
@@ -79,19 +83,13 @@ def test_stacked_axes_are_bit_identical():
 def test_joint_axes_are_those_of_the_file():
     """Every 1-DOF joint's axis is the one-joint normalisation of its <axis xyz>, read here with lxml alone."""
     checked = 0
-    for path in urdf_files():
-        try:
-            model = load_model(path)
-        except ModelError:
+    for path, el, joint in _file_joints():
+        if joint.type not in (JointType.REVOLUTE, JointType.PRISMATIC):
             continue
-        for el in etree.parse(str(path)).getroot().findall("joint"):
-            joint = model.joints.get(el.get("name", "").strip())
-            if joint is None or joint.type not in (JointType.REVOLUTE, JointType.PRISMATIC):
-                continue
-            axis = el.find("axis")
-            xyz = [float(t) for t in axis.get("xyz").split()] if axis is not None and axis.get("xyz") else [1.0, 0.0, 0.0]
-            assert joint.axis.tobytes() == _scalar_axis(xyz).tobytes(), (path, joint.name)
-            checked += 1
+        axis = el.find("axis")
+        xyz = [float(t) for t in axis.get("xyz").split()] if axis is not None and axis.get("xyz") else [1.0, 0.0, 0.0]
+        assert joint.axis.tobytes() == _scalar_axis(xyz).tobytes(), (path, joint.name)
+        checked += 1
     assert checked > 300
 
 
