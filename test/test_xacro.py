@@ -99,6 +99,12 @@ def test_xacro_read_as_plain_urdf_is_refused_not_shrunk(tmp_path):
     undeclared = '<robot name="r"><xacro:property name="a" value="1"/><link name="a"/></robot>'
     with pytest.raises(ModelError, match=r"uses xacro macros"):
         load_model(undeclared, "urdf")
+    # the namespace written with a character reference (x) is still xacro's: the element is refused,
+    # not passed through as an unknown one
+    referenced = ('<robot name="r" xmlns:m="http://www.ros.org/wiki/&#120;acro">\n<link name="a"/>\n'
+                  '<m:macro name="arm"/></robot>')
+    with pytest.raises(ModelError, match=r"line 3: the document uses xacro macros.*\(<m:macro>\)"):
+        load_model(referenced, "urdf")
     # a .urdf file that really is xacro is expanded, as its users run xacro on it
     copy = tmp_path / "arm.urdf"
     shutil.copy(ARM, copy)

@@ -155,24 +155,28 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     at the end.  A 100,000-link file so needs the model and one element, not a 700 MB tree.
     """
     source = diag.source
-    xacro = ("xacro" if isinstance(text, str) else b"xacro") in text
+    # A xacro element has a namespace, which only an xmlns attribute declares (an attribute name has no
+    # character references): without one there is nothing to look for in every element (tiago_dual's
+    # 4,000 elements took a tenth of its load; xacro's output names xacro in a comment, not a namespace).
+    # The namespace itself may be written with character references, so "xacro" is not searched for.
+    namespaced = ("xmlns" if isinstance(text, str) else b"xmlns") in text
     try:
         stream = XmlStream(text, source, tags=("link", "joint"))
         del text  # the stream holds the document until it is parsed, and no longer
-        return _load(stream, xacro, diag)
+        return _load(stream, namespaced, diag)
     except ModelError as e:
         if "Namespace prefix xacro" in e.message:
             raise ModelError(f"{XACRO_HINT} ({e.message})", source=source, line=e.line) from None
         raise
 
 
-def _load(stream: XmlStream, xacro: bool, diag: Diagnostics) -> Model:
+def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
     source = diag.source
     root = stream.root
     r = _UrdfReader(source)
     if root.tag != "robot":
         raise r.error(root, f"the root element is <{root.tag}>, a URDF file needs <robot>")
-    if xacro:
+    if namespaced:
         _refuse_xacro(r, root, recursive=False)
     model = Model(name=(root.get("name") or "").strip() or "robot")
     lines: dict[str, int] = {}
@@ -186,7 +190,7 @@ def _load(stream: XmlStream, xacro: bool, diag: Diagnostics) -> Model:
     items: list[tuple] = []  # every top-level element in order, for the pass-through elements (_extensions)
     numbers = _Numbers()
     for el in stream:
-        if xacro:
+        if namespaced:
             _refuse_xacro(r, el)
         tag = el.tag
         if tag == "link":
