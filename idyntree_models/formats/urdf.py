@@ -614,8 +614,16 @@ def _links_to_frames(model: Model, root: str) -> None:
 
 # -- sensors -------------------------------------------------------------------------------
 def _sensors(r: _UrdfReader, root: etree._Element, model: Model, diag: Diagnostics) -> None:
+    """The top-level <sensor> elements, in order; the accelerometers' and gyroscopes' poses all at once.
+
+    A robot's skin or IMUs make tens of link sensors (iCubGenova04: 77); one pose each, built and
+    composed alone, made sensors a tenth of its load."""
     lines: dict[str, int] = {}
-    for el in root.findall("sensor"):
+    links = model.links
+    # link sensors: name, link, type, the frame they are on in the file (if not a link), has an <origin>
+    placed: list[tuple[str, str, SensorType, Frame | None, bool]] = []
+    origins = array("d")  # their <origin>s, xyz then rpy
+    for el in root.iterchildren("sensor"):
         name = r.required(el, "name")
         stype = r.required(el, "type")
         if name in lines:
@@ -624,15 +632,34 @@ def _sensors(r: _UrdfReader, root: etree._Element, model: Model, diag: Diagnosti
         if stype == "force_torque":
             model.sensors[name] = _ft_sensor(r, el, name, model, diag)
         elif stype in ("accelerometer", "gyroscope"):
-            sensor = _link_sensor(r, el, name, stype, model)
-            if sensor is not None:
-                model.sensors[name] = sensor
+            k = _first(el)
+            link = _sensor_parent(r, el, k.get("parent"), "link")
+            origin_el = k.get("origin")
+            if origin_el is not None:
+                origins.extend(r.origin_numbers(origin_el))
+            frame = None
+            if link not in links:
+                frame = model.frames.get(link)
+                if frame is None:
+                    raise r.error(k["parent"], f"{stype} '{name}': parent link '{link}' does not exist")
+                link = frame.parent_link  # iDynTree drops this sensor; it stays on the real link, pose composed
+            placed.append((name, link, SensorType(stype), frame, origin_el is not None))
+            model.sensors[name] = None  # type: ignore[assignment]  # its place in the order, filled below
         else:
             diag.warn(
                 f"line {el.sourceline}: sensor '{name}' of type '{stype}' is not supported "
                 "(force_torque, accelerometer, gyroscope): it is not in the model (kept as XML for URDF export)"
             )
-    gazebo = [s.get("name", "?") for g in root.findall("gazebo") for s in g.findall("sensor")]
+    if placed:
+        v = np.frombuffer(origins).reshape(-1, 6)
+        poses = iter(rpy_xyz_to_transforms(v[:, 3:], v[:, :3]))
+        for name, link, stype, frame, has_origin in placed:
+            pose = next(poses) if has_origin else IDENTITY.copy()  # exactly: no -0.0 of a computed one
+            if frame is not None:
+                pose = frame.link_H_frame @ pose
+            model.sensors[name] = assemble(LinkSensor, name=name, parent_link=link, link_H_sensor=pose,
+                                           sensor_type=stype)
+    gazebo = [s.get("name", "?") for g in root.iterchildren("gazebo") for s in g.iterchildren("sensor")]
     if gazebo:
         shown = ", ".join(gazebo[:8]) + (f" and {len(gazebo) - 8} more" if len(gazebo) > 8 else "")
         diag.warn(
@@ -641,15 +668,16 @@ def _sensors(r: _UrdfReader, root: etree._Element, model: Model, diag: Diagnosti
         )
 
 
-def _sensor_parent(r: _UrdfReader, el: etree._Element, attr: str) -> tuple[etree._Element, str]:
-    parent = el.find("parent")
-    if parent is None or not (parent.get(attr) or "").strip():
+def _sensor_parent(r: _UrdfReader, el: etree._Element, parent: etree._Element | None, attr: str) -> str:
+    name = (parent.get(attr) or "").strip() if parent is not None else ""
+    if not name:
         raise r.error(el, f"sensor needs <parent {attr}=\"...\"/>")
-    return parent, parent.get(attr).strip()
+    return name
 
 
 def _ft_sensor(r: _UrdfReader, el, name: str, model: Model, diag: Diagnostics) -> ForceTorqueSensor:
-    parent_el, joint_name = _sensor_parent(r, el, "joint")
+    parent_el = el.find("parent")
+    joint_name = _sensor_parent(r, el, parent_el, "joint")
     joint = model.joints.get(joint_name)
     if joint is None:
         hint = ""
@@ -700,14 +728,4 @@ def _ft_sensor(r: _UrdfReader, el, name: str, model: Model, diag: Diagnostics) -
     )
 
 
-def _link_sensor(r: _UrdfReader, el, name: str, stype: str, model: Model) -> LinkSensor:
-    parent_el, link_name = _sensor_parent(r, el, "link")
-    pose = r.origin(el)
-    if link_name not in model.links:
-        frame = model.frames.get(link_name)
-        if frame is None:
-            raise r.error(parent_el, f"{stype} '{name}': parent link '{link_name}' does not exist")
-        # iDynTree drops this sensor; keep it on the real link with the composed pose
-        link_name, pose = frame.parent_link, frame.link_H_frame @ pose
-    return LinkSensor(name, parent_link=link_name, link_H_sensor=pose, sensor_type=SensorType(stype))
 from .urdf_export import dump  # noqa: E402,F401
