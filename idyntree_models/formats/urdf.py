@@ -330,11 +330,19 @@ def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozense
 # -- links ---------------------------------------------------------------------------------
 def _material(r: _UrdfReader, el: etree._Element, known: dict[str, Material]) -> Material:
     name = el.get("name")
-    k = _first(el)
-    color_el = k.get("color")
-    tex_el = k.get("texture")
-    color = r.floats_attr(color_el, "rgba", 4) if color_el is not None else None
-    texture = tex_el.get("filename") if tex_el is not None else None
+    color = texture = None
+    color_el = tex_el = None
+    for child in el:
+        tag = child.tag
+        if tag == "color":
+            if color_el is None:
+                color_el = child
+        elif tag == "texture" and tex_el is None:
+            tex_el = child
+    if color_el is not None:
+        color = r.floats_attr(color_el, "rgba", 4)
+    if tex_el is not None:
+        texture = tex_el.get("filename")
     if color is None and texture is None and name in known:
         ref = known[name]
         return Material(name, None if ref.color is None else ref.color.copy(), ref.texture)
@@ -398,6 +406,7 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
 
 _ZERO6 = (0.0,) * 6
 _X_AXIS = (1.0, 0.0, 0.0)
+_ONES = (1.0, 1.0, 1.0)
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _NO_INERTIAL = (0.0,) * 13
 
@@ -406,41 +415,57 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
            unresolved: list[tuple[Shape, int]], diag: Diagnostics, numbers: _Numbers) -> tuple[Shape | None, bool]:
     """The shape (None for a geometry the model has no kind for), and whether it has only children the
     model reads."""
-    k = _first(el)
-    plain = k.keys() <= _SHAPE_KNOWN
-    geo, origin_el, mat_el = k.get("geometry"), k.get("origin"), k.get("material")
+    geo = origin_el = mat_el = None  # the first of each, as find() gives
+    plain = True
+    for child in el:
+        tag = child.tag
+        if tag == "geometry":
+            if geo is None:
+                geo = child
+        elif tag == "origin":
+            if origin_el is None:
+                origin_el = child
+        elif tag == "material":
+            if mat_el is None:
+                mat_el = child
+        else:
+            plain = False
     if geo is None:
         raise r.error(el, f"<{el.tag}> has no <geometry>")
-    children = [c for c in geo if isinstance(c.tag, str)]
-    if len(children) != 1:
-        raise r.error(geo, f"<geometry> needs exactly one shape element, found {len(children)}")
-    g = children[0]
+    g = None
+    count = 0
+    for child in geo:
+        if type(child.tag) is str:  # not an entity reference
+            g = child
+            count += 1
+    if count != 1:
+        raise r.error(geo, f"<geometry> needs exactly one shape element, found {count}")
     origin = r.origin_numbers(origin_el) if origin_el is not None else None
     name = el.get("name")
-    pose = None
+    kind = g.tag
     shape: Shape
-    if g.tag == "box":
-        shape = assemble(Box, link_H_geometry=pose, name=name, size=np.array(r.vec3_attr(g, "size", None)))
-    elif g.tag == "sphere":
-        shape = Sphere(pose, name, radius=r.float_attr(g, "radius"))
-    elif g.tag == "cylinder":
-        shape = Cylinder(pose, name, radius=r.float_attr(g, "radius"), length=r.float_attr(g, "length"))
-    elif g.tag == "mesh":
+    if kind == "mesh":
         filename = r.required(g, "filename")
         scale = g.get("scale")
         if scale is not None and len(scale.split()) == 1:  # some exporters write one factor
             s = r.float_attr(g, "scale")
             sc = np.array([s, s, s])
         else:
-            sc = np.array(r.vec3_attr(g, "scale", (1.0, 1.0, 1.0)))
-        shape = Mesh(pose, name, filename=filename, scale=sc)
+            sc = np.array(r.vec3_attr(g, "scale", _ONES))
+        shape = assemble(Mesh, link_H_geometry=None, name=name, filename=filename, scale=sc)
+    elif kind == "box":
+        shape = assemble(Box, link_H_geometry=None, name=name, size=np.array(r.vec3_attr(g, "size", None)))
+    elif kind == "cylinder":
+        shape = Cylinder(None, name, radius=r.float_attr(g, "radius"), length=r.float_attr(g, "length"))
+    elif kind == "sphere":
+        shape = Sphere(None, name, radius=r.float_attr(g, "radius"))
     else:
-        diag.warn(f"line {g.sourceline}: <{el.tag}> geometry <{g.tag}> is not supported and was ignored")
+        diag.warn(f"line {g.sourceline}: <{el.tag}> geometry <{kind}> is not supported and was ignored")
         return None, plain
-    numbers.pose(origin, shape)
+    numbers.pose(origin, shape)  # link_H_geometry: numbers.resolve()
     if mat_el is not None:
-        shape.material = _material(r, mat_el, materials)
-        if shape.material.color is None and shape.material.texture is None and shape.material.name not in materials:
+        material = shape.material = _material(r, mat_el, materials)
+        if material.color is None and material.texture is None and material.name not in materials:
             unresolved.append((shape, mat_el.sourceline))
     return shape, plain
 
