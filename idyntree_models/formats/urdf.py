@@ -297,20 +297,22 @@ def _extensions(items: list[tuple], model: Model) -> None:
 
 
 def _link_extensions(el: etree._Element, name: str) -> list[Extension]:
-    out = _inner_extensions(el, "link", name, _LINK_KNOWN)
+    """Those of a link that has some (_link said so), and of its shapes, of which most have none."""
+    out = _inner_extensions(el, "link", name, _LINK_KNOWN) if _unknown_child(el, _LINK_KNOWN) else []
     for kind in ("visual", "collision"):
         for i, shape in enumerate(c for c in el if c.tag == kind):
-            out += _inner_extensions(shape, kind, name, _SHAPE_KNOWN, i)
+            if _unknown_child(shape, _SHAPE_KNOWN):
+                out += _inner_extensions(shape, kind, name, _SHAPE_KNOWN, i)
     return out
+
+
+def _unknown_child(el: etree._Element, known: frozenset[str]) -> bool:
+    return any(child.tag not in known for child in el)
 
 
 def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozenset[str],
                       index: int | None = None) -> list[Extension]:
-    for child in el:  # the common case: every child is one the model reads (a comment would not be)
-        if child.tag not in known:
-            break
-    else:
-        return []
+    """The children of `el` not in `known`, which the caller found it has (a joint: from _first's keys)."""
     out: list[Extension] = []
     seen: dict[str, int] = {}
     prev: tuple[str, str | int] | None = None
