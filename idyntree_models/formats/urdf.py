@@ -50,6 +50,8 @@ _JOINT_TYPES = {
 }
 FT_FRAMES = ("child", "parent", "sensor")
 FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
+_SENSOR_TYPES = ("accelerometer", "gyroscope")  # the link sensors read from <sensor>
+_MODEL_SENSORS = frozenset(("force_torque", *_SENSOR_TYPES))
 
 
 class _UrdfReader(XmlReader):
@@ -189,6 +191,7 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
     floating: list[tuple[str, str, str, int]] = []  # (joint, parent, child, line)
     items: list[tuple] = []  # every top-level element in order, for the pass-through elements (_extensions)
     numbers = _Numbers()
+    gazebo_sensors: list[str] = []  # names of the <sensor>s in <gazebo> blocks, which are no sensors of the model
     for el in stream:
         if namespaced:
             _refuse_xacro(r, el)
@@ -211,10 +214,16 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
             if joint is not None:
                 model.joints[name] = joint
             items.append(("joint", name, _NONE if known is None else _inner_extensions(el, "joint", name, known)))
-        elif tag in ("sensor", "gazebo"):
-            xml = _xml(el)  # before it moves out of the document, which changes its namespace declarations
+        elif tag == "sensor":
+            # a sensor of a type the model has is in the model once read (or the load fails): only the others
+            # are kept as XML, serialised before `keep` moves them out of the document (which changes their
+            # namespace declarations)
+            data = el if (el.get("type") or "").strip() in _MODEL_SENSORS else _xml(el)
             stream.keep(el)  # read once the model is complete
-            items.append(("sensor", (el.get("name") or "").strip(), xml) if tag == "sensor" else ("xml", tag, xml))
+            items.append(("sensor", (el.get("name") or "").strip(), data))
+        elif tag == "gazebo":
+            gazebo_sensors += [s.get("name", "?") for s in el.iterchildren("sensor")]
+            items.append(("xml", tag, _xml(el)))
         else:
             if tag == "material":
                 materials[r.required(el, "name")] = _material(r, el, {})
@@ -234,6 +243,12 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
         raise e.with_source(source) from None
     _links_to_frames(model, root)
     _sensors(r, stream.kept, model, diag)
+    if gazebo_sensors:
+        shown = ", ".join(gazebo_sensors[:8]) + (f" and {len(gazebo_sensors) - 8} more" if len(gazebo_sensors) > 8 else "")
+        diag.warn(
+            f"{len(gazebo_sensors)} <gazebo> sensor description(s) are not in the model ({shown}): only top-level "
+            "<sensor> elements of iDynTree's extension define sensors (the <gazebo> blocks are kept for URDF export)"
+        )
     _extensions(items, model)
     return model
 
@@ -281,7 +296,8 @@ def _extensions(items: list[tuple], model: Model) -> None:
     """Keep every element the model has no field for, with where it was (see model.Extension).
 
     `items` are the top-level elements in document order, as the stream met them: links and joints
-    with their inner pass-through elements, sensors with their XML, the XML of anything else.
+    with their inner pass-through elements, sensors with their XML (or element, for a type the model
+    has), the XML of anything else.
     """
     sensors = set(model.sensors)
     prev: tuple[str, str | int] | None = None
@@ -291,7 +307,10 @@ def _extensions(items: list[tuple], model: Model) -> None:
             if kind != "sensor":
                 model.extensions.extend(data)
             continue
-        tag, xml = ("sensor", data) if kind == "sensor" else (name, data)
+        if kind == "sensor":  # one of a type the model has that is not in it would be a bug: not lost either
+            tag, xml = "sensor", data if isinstance(data, str) else _xml(data)
+        else:
+            tag, xml = name, data
         model.extensions.append(Extension("urdf", tag, xml, after=prev))
         prev = ("extension", len(model.extensions) - 1)
 
@@ -640,7 +659,7 @@ def _links_to_frames(model: Model, root: str) -> None:
 
 
 # -- sensors -------------------------------------------------------------------------------
-def _sensors(r: _UrdfReader, root: etree._Element, model: Model, diag: Diagnostics) -> None:
+def _sensors(r: _UrdfReader, elements: list[etree._Element], model: Model, diag: Diagnostics) -> None:
     """The top-level <sensor> elements, in order; the accelerometers' and gyroscopes' poses all at once.
 
     A robot's skin or IMUs make tens of link sensors (iCubGenova04: 77); one pose each, built and
@@ -650,7 +669,7 @@ def _sensors(r: _UrdfReader, root: etree._Element, model: Model, diag: Diagnosti
     # link sensors: name, link, type, the frame they are on in the file (if not a link), has an <origin>
     placed: list[tuple[str, str, SensorType, Frame | None, bool]] = []
     origins = array("d")  # their <origin>s, xyz then rpy
-    for el in root.iterchildren("sensor"):
+    for el in elements:
         name = r.required(el, "name")
         stype = r.required(el, "type")
         if name in lines:
@@ -658,7 +677,7 @@ def _sensors(r: _UrdfReader, root: etree._Element, model: Model, diag: Diagnosti
         lines[name] = el.sourceline
         if stype == "force_torque":
             model.sensors[name] = _ft_sensor(r, el, name, model, diag)
-        elif stype in ("accelerometer", "gyroscope"):
+        elif stype in _SENSOR_TYPES:
             k = _first(el)
             link = _sensor_parent(r, el, k.get("parent"), "link")
             origin_el = k.get("origin")
@@ -686,13 +705,6 @@ def _sensors(r: _UrdfReader, root: etree._Element, model: Model, diag: Diagnosti
                 pose = frame.link_H_frame @ pose
             model.sensors[name] = assemble(LinkSensor, name=name, parent_link=link, link_H_sensor=pose,
                                            sensor_type=stype)
-    gazebo = [s.get("name", "?") for g in root.iterchildren("gazebo") for s in g.iterchildren("sensor")]
-    if gazebo:
-        shown = ", ".join(gazebo[:8]) + (f" and {len(gazebo) - 8} more" if len(gazebo) > 8 else "")
-        diag.warn(
-            f"{len(gazebo)} <gazebo> sensor description(s) are not in the model ({shown}): only top-level "
-            "<sensor> elements of iDynTree's extension define sensors (the <gazebo> blocks are kept for URDF export)"
-        )
 
 
 def _sensor_parent(r: _UrdfReader, el: etree._Element, parent: etree._Element | None, attr: str) -> str:

@@ -168,8 +168,8 @@ class XmlStream:
     Parsing a whole 100,000-link URDF into a tree takes 700 MB (libxml2 nodes are ~500 bytes each);
     a reader that consumes the top-level elements as they come needs only a few of them at a time.
     Same safety as parse_xml; a syntax error is raised (as ModelError) when the stream reaches it.
-    Elements the consumer wants after the stream moves on are moved out with `keep` (sensors and
-    other elements read once the model is complete).
+    Elements the consumer wants after the stream moves on are kept with `keep` (URDF's sensors, read
+    once the model is complete).
 
     A large document (over WHOLE) is cut into pieces of about PIECE characters, each a run of whole top-level
     elements wrapped in a copy of the root's start tag (with blank lines before it, so that line
@@ -194,7 +194,8 @@ class XmlStream:
 
     def __init__(self, text: str | bytes, source: str | None = None, tags: tuple[str, ...] | None = None) -> None:
         self.source = source
-        self.kept = etree.Element("kept")
+        self.kept: list[etree._Element] = []
+        self._holder = etree.Element("kept")
         self._data = _document(text, source)
         self._tags = tags
         self._read = False
@@ -259,7 +260,12 @@ class XmlStream:
             raise _syntax_error(e, self.source) from None
 
     def keep(self, el: etree._Element) -> None:
-        """Keep `el` (with its line numbers) after the stream moves on: it is moved under `self.kept`."""
+        """Keep `el` (with its line numbers) after the stream moves on, in `self.kept`.
+
+        A document parsed whole stays whole until the stream goes; a streamed one drops each element
+        read, so `el` is moved out of it first (under an element of its own)."""
+        if not self._whole:
+            self._holder.append(el)
         self.kept.append(el)
 
     def __iter__(self):
