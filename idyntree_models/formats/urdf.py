@@ -38,6 +38,7 @@ from ..model.model import (
 )
 from ..model.transforms import IDENTITY, inverse, rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_rows, unit_vector
 from .base import Diagnostics, LoadOptions
+from .numbers import MAX_NUMBER_CHARS
 from .xmlutil import XmlReader, XmlStream
 
 _JOINT_TYPES = {
@@ -54,10 +55,52 @@ _SENSOR_TYPES = ("accelerometer", "gyroscope")  # the link sensors read from <se
 _MODEL_SENSORS = frozenset(("force_torque", *_SENSOR_TYPES))
 
 
+Vec3 = tuple[float, float, float]
+_ZERO3: Vec3 = (0.0, 0.0, 0.0)
+
+
 class _UrdfReader(XmlReader):
-    def origin_numbers(self, el: etree._Element) -> list[float]:
+    # values of vec3 attributes already read in this document (at most this many: a 100,000-link file
+    # would otherwise keep one entry per pose)
+    VEC3_MEMO = 4096
+
+    def __init__(self, source: str | None) -> None:
+        super().__init__(source)
+        # Half of a robot's xyz, rpy, axis and scale values repeat one written before (iCubGenova02: 259 of
+        # 512, tiago_dual: 1,038 of 1,187): "0 0 0", a mesh scale, an axis.  A lookup is a tenth of a
+        # conversion; the values are tuples, so no reader can change one that another shares.
+        self._vec3: dict[str, Vec3] = {}
+
+    def vec3_attr(self, el: etree._Element, attr: str, default: Vec3 | None) -> Vec3:
+        """Three numbers; a missing attribute is `default`, or refused when that is None."""
+        raw = el.get(attr)
+        if raw is None:
+            if default is None:
+                raise self.error(el, f"missing required attribute '{attr}'")
+            return default
+        v = self._vec3.get(raw)
+        if v is not None:
+            return v
+        v = None
+        if len(raw) <= MAX_NUMBER_CHARS and raw.isascii() and "_" not in raw:  # as float_attr
+            parts = raw.split()
+            if len(parts) == 3:
+                try:
+                    v = (float(parts[0]), float(parts[1]), float(parts[2]))
+                except ValueError:
+                    pass
+                else:
+                    if (v[0] + v[1] + v[2]) * 0.0 != 0.0:  # an inf or nan (or an overflowing sum): checked below
+                        v = None
+        if v is None:
+            v = tuple(self.floats_list(el, raw, f"attribute '{attr}'", 3))
+        if len(self._vec3) < self.VEC3_MEMO:
+            self._vec3[raw] = v
+        return v
+
+    def origin_numbers(self, el: etree._Element) -> tuple[float, ...]:
         """xyz then rpy of an <origin> (joints, shapes, inertials), refused here if bad."""
-        return self.vec3_attr(el, "xyz", (0.0, 0.0, 0.0)) + self.vec3_attr(el, "rpy", (0.0, 0.0, 0.0))
+        return self.vec3_attr(el, "xyz", _ZERO3) + self.vec3_attr(el, "rpy", _ZERO3)
 
     def origin(self, parent: etree._Element) -> np.ndarray:
         return self.pose(_first(parent).get("origin"))
@@ -92,7 +135,7 @@ class _Numbers:
         self.links: list[Link] = []
         self.inertial = array("d")  # per link: mass, com (3), rpy (3), ixx ixy ixz iyy iyz izz
 
-    def pose(self, origin: list[float] | None, owner: object) -> None:
+    def pose(self, origin: tuple[float, ...] | None, owner: object) -> None:
         """`owner` gets the pose of `origin` (origin_numbers; the identity for None) in resolve()."""
         if origin is None:
             self.identity.append(owner)
@@ -541,7 +584,7 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
         return joint, known
     if jtype is JointType.FIXED:
         return joint, known
-    axis = r.vec3_attr(axis_el, "xyz", (1.0, 0.0, 0.0)) if axis_el is not None else _X_AXIS
+    axis = r.vec3_attr(axis_el, "xyz", _X_AXIS) if axis_el is not None else _X_AXIS
     x, y, z = axis
     # made a unit vector with all others in numbers.resolve(); one too short for that to be sure of
     # (under 1e-10) is tried on its own, so that a zero axis is refused here, with its line

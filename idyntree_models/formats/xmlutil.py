@@ -558,25 +558,6 @@ class XmlReader:
                         return v
         return [self.float_attr(el, a, default) for a in attrs]
 
-    def vec3_attr(self, el: etree._Element, attr: str, default: tuple[float, float, float] | None) -> list[float]:
-        """Three numbers; a missing attribute is `default`, or refused when that is None."""
-        raw = el.get(attr)
-        if raw is None:
-            if default is None:
-                raise self.error(el, f"missing required attribute '{attr}'")
-            return list(default)
-        if len(raw) <= MAX_NUMBER_CHARS and raw.isascii() and "_" not in raw:  # as float_attr
-            parts = raw.split()
-            if len(parts) == 3:
-                try:
-                    v = [float(parts[0]), float(parts[1]), float(parts[2])]
-                except ValueError:
-                    pass
-                else:
-                    if (v[0] + v[1] + v[2]) * 0.0 == 0.0:
-                        return v
-        return self.floats_list(el, raw, f"attribute '{attr}'", 3)
-
     def floats_text(self, el: etree._Element, n: int | None = None) -> np.ndarray:
         return self._floats(el, el.text or "", f"<{el.tag}> value", n)
 
