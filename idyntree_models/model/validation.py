@@ -34,12 +34,11 @@ def symmetric_eigenvalues(m: np.ndarray) -> list[float]:
     s = float(np.max(np.abs(m)))
     if s == 0.0:
         return [0.0, 0.0, 0.0]
-    return [e * s for e in _unit_scale_eigenvalues(np.asarray(m, dtype=float) / s)]
+    return [e * s for e in _unit_scale_eigenvalues((np.asarray(m, dtype=float) / s).tolist())]
 
 
-def _unit_scale_eigenvalues(m: np.ndarray) -> list[float]:
-    """symmetric_eigenvalues for entries in [-1, 1]: no intermediate value can overflow."""
-    a = m.tolist()
+def _unit_scale_eigenvalues(a: list[list[float]]) -> list[float]:
+    """symmetric_eigenvalues for entries in [-1, 1] (rows of floats): no intermediate value can overflow."""
     p1 = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2]
     q = (a[0][0] + a[1][1] + a[2][2]) / 3.0
     if p1 == 0.0:
@@ -73,19 +72,23 @@ def check_inertia(mass, com, inertia, element: str, tol: float = 1e-9, reject_im
     1.8e308) is judged without overflow.
     """
     warnings: list[str] = []
-    i = np.asarray(inertia, dtype=float)
-    if not (math.isfinite(mass) and np.isfinite(com).all() and np.isfinite(i).all()):
+    # plain floats: numpy's per-call cost was most of this (12 us a link), and SDF checks every link as it
+    # reads it; the operations are numpy's, element by element (same results)
+    rows = np.asarray(inertia, dtype=float).reshape(3, 3).tolist()
+    flat = rows[0] + rows[1] + rows[2]
+    if not (math.isfinite(mass) and all(map(math.isfinite, np.asarray(com, dtype=float).tolist()))
+            and all(map(math.isfinite, flat))):
         raise ModelError("inertial values must be finite numbers", element=element)
     if mass < 0:
         if reject_impossible:
             raise ModelError(f"mass {mass} is negative", element=element)
         warnings.append(f"{element}: mass {mass} is negative (no rigid body has it); kept as written")
-    s = float(np.abs(i).max())
+    s = max(map(abs, flat))
     if s == 0.0:
         return warnings
-    u = i / s  # |u| <= 1; absolute tolerances below are divided by s accordingly
+    u = [[x / s for x in row] for row in rows]  # |u| <= 1; absolute tolerances below are divided by s accordingly
     rel = max(1.0, s) / s  # the tolerances are relative to max(1, |I|)
-    if float(np.abs(u - u.T).max()) > tol * rel:
+    if max(abs(u[0][1] - u[1][0]), abs(u[0][2] - u[2][0]), abs(u[1][2] - u[2][1])) > tol * rel:
         raise ModelError("rotational inertia is not symmetric", element=element)
     eig = _unit_scale_eigenvalues(u)
     if eig[0] < -1e-9 * rel:
