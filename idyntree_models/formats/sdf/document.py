@@ -138,14 +138,17 @@ def child_text(r: XmlReader, el: etree._Element, tag: str, default: str | None =
     return r.text(c) if c is not None else default
 
 
-def child_float(r: XmlReader, el: etree._Element | None, tag: str, default: float) -> float:
-    """A number child; SDF spells unlimited joint limits `inf`, so infinities are allowed here."""
+def child_float(r: XmlReader, el: etree._Element | None, tag: str, default: float,
+                child: etree._Element | None = None) -> float:
+    """A number child (`child`, when the caller found it); SDF spells unlimited joint limits `inf`, so
+    infinities are allowed here."""
     if el is None:
         return default
-    c = find_child(el, tag)
-    if c is None or not r.text(c):
+    c = find_child(el, tag) if child is None else child
+    raw = r.text(c) if c is not None else ""
+    if not raw:
         return default
-    raw = r.text(c).lower()
+    raw = raw.lower()
     if raw in ("inf", "+inf", "infinity", "+infinity"):
         return math.inf
     if raw in ("-inf", "-infinity"):

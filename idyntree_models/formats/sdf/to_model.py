@@ -54,6 +54,7 @@ from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor
 #   "fixed_base", "sdf_world_joints": a fixed joint to the world (dropped; its child is the base)
 #   "sdf_screw_joints": {joint: pitch fields} for screw joints read as revolute
 #   "sdf_version", "static", "world"
+_INERTIA_INDEX = {k: i for i, k in enumerate(INERTIA_KEYS)}
 FREE_JOINT_AXES = (("x", JointType.PRISMATIC, 0), ("y", JointType.PRISMATIC, 1), ("z", JointType.PRISMATIC, 2),
                    ("yaw", JointType.REVOLUTE, 2), ("pitch", JointType.REVOLUTE, 1), ("roll", JointType.REVOLUTE, 0))
 
@@ -76,11 +77,16 @@ def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None =
         _add_joint(model, g, j, diag, world_joints, far)
     if world_joints:
         model.metadata["sdf_world_joints"] = world_joints
+    link_H_model: dict[str, np.ndarray] = {}  # per link: most frames are on a few links (iCubGenova04: 132 on 39)
     for name, (link, model_H_frame) in g.frames.items():
-        model.frames[name] = Frame(name, link, inverse(g.links[link]) @ model_H_frame)
+        if link not in link_H_model:
+            link_H_model[link] = inverse(g.links[link])
+        model.frames[name] = Frame(name, link, link_H_model[link] @ model_H_frame)
     for name, (link, model_H_m) in g.models.items():
         if name not in model.frames and name not in model.links:
-            model.frames[name] = Frame(name, link, inverse(g.links[link]) @ model_H_m)
+            if link not in link_H_model:
+                link_H_model[link] = inverse(g.links[link])
+            model.frames[name] = Frame(name, link, link_H_model[link] @ model_H_m)
     for s in g.sensors:
         _add_sensor(model, g, s, diag)
     _join_free_bodies(model, g, diag, options, world_joints)
@@ -205,7 +211,14 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
                   "(the inertial pose is in the link frame)")
     mass = child_float(r, inertial, "mass", 1.0)
     i_el = find_child(inertial, "inertia")
-    six = [child_float(r, i_el, k, 1.0 if k in ("ixx", "iyy", "izz") else 0.0) for k in INERTIA_KEYS]
+    six = [1.0, 0.0, 0.0, 1.0, 0.0, 1.0]  # libsdformat's defaults, in INERTIA_KEYS' order
+    if i_el is not None:  # the first of each, as child_float would find it, in one pass over the children
+        found: set[str] = set()
+        for c in i_el:
+            k = c.tag
+            if k in _INERTIA_INDEX and k not in found:
+                found.add(k)
+                six[_INERTIA_INDEX[k]] = child_float(r, i_el, k, six[_INERTIA_INDEX[k]], c)
     rot = pose[:3, :3]
     with np.errstate(all="ignore"):  # an inf moment (SDF reads 'inf') turned gives NaN: refused just below
         link.inertia = Inertia(mass, pose[:3, 3], rot @ inertia_from_six(*six) @ rot.T)
