@@ -77,16 +77,11 @@ def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None =
         _add_joint(model, g, j, diag, world_joints, far)
     if world_joints:
         model.metadata["sdf_world_joints"] = world_joints
-    link_H_model: dict[str, np.ndarray] = {}  # per link: most frames are on a few links (iCubGenova04: 132 on 39)
     for name, (link, model_H_frame) in g.frames.items():
-        if link not in link_H_model:
-            link_H_model[link] = inverse(g.links[link])
-        model.frames[name] = Frame(name, link, link_H_model[link] @ model_H_frame)
+        model.frames[name] = Frame(name, link, g.link_H_model(link) @ model_H_frame)
     for name, (link, model_H_m) in g.models.items():
         if name not in model.frames and name not in model.links:
-            if link not in link_H_model:
-                link_H_model[link] = inverse(g.links[link])
-            model.frames[name] = Frame(name, link, link_H_model[link] @ model_H_m)
+            model.frames[name] = Frame(name, link, g.link_H_model(link) @ model_H_m)
     for s in g.sensors:
         _add_sensor(model, g, s, diag)
     _join_free_bodies(model, g, diag, options, world_joints)
@@ -370,18 +365,19 @@ def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_
             model.links[WORLD] = Link(WORLD, Inertia(0.0))
             diag.warn(f"line {line}: {j.type} joint '{j.name}' connects to 'world': a massless link 'world' was added "
                       "as the root of the model")
-        parent_H = np.eye(4)
+        parent_inv = inverse(np.eye(4))  # the world at the model frame (inverted as before: -0.0 translations)
     else:
-        parent_H = g.links[parent]
+        parent_inv = g.link_H_model(parent)
     child_H = g.links[j.child]
+    child_inv = g.link_H_model(j.child)
     if far:
         with np.errstate(all="ignore"):  # links too far apart for a double: refused just below, at the joint
-            poses = (inverse(parent_H) @ child_H, inverse(child_H) @ j.model_H_joint, inverse(parent_H) @ j.model_H_joint)
+            poses = (parent_inv @ child_H, child_inv @ j.model_H_joint, parent_inv @ j.model_H_joint)
         if not all(np.all(np.isfinite(p)) for p in poses):
             raise r.error(el, f"joint '{j.name}': its child's pose (or the joint's) relative to the parent link is "
                               "beyond the range of a double")
-    rest = inverse(parent_H) @ child_H
-    origin = (inverse(child_H) @ j.model_H_joint)[:3, 3]
+    rest = parent_inv @ child_H
+    origin = (child_inv @ j.model_H_joint)[:3, 3]
     rot_c = child_H[:3, :3].T
     jtype = j.type
     if jtype == "screw":
@@ -393,7 +389,7 @@ def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_
         model.joints[j.name] = Joint(j.name, JointType.FIXED, parent, j.child, rest)
         return
     if jtype == "ball":
-        center = (inverse(parent_H) @ j.model_H_joint)[:3, 3]
+        center = (parent_inv @ j.model_H_joint)[:3, 3]
         model.joints[j.name] = Joint(j.name, JointType.SPHERICAL, parent, j.child, rest, center=center)
         return
     kind = _KINDS[jtype]
@@ -452,7 +448,7 @@ def _add_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> N
 
 def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> None:
     r, el = s.scope.r, s.el
-    link_H = inverse(g.links[s.owner]) @ s.model_H_sensor
+    link_H = g.link_H_model(s.owner) @ s.model_H_sensor
     if s.type == "imu":
         kind = child_text(r, el, _IDT_KIND)
         if kind in ("accelerometer", "gyroscope"):  # written by our exporter for a lone sensor
@@ -501,8 +497,8 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
         first_link=joint.parent,
         second_link=second,
         applied_wrench_link=second if direction == "parent_to_child" else joint.parent,
-        first_link_H_sensor=inverse(parent_H) @ model_H_s,
-        second_link_H_sensor=inverse(child_H) @ model_H_s,  # a split joint's middle link sits at the child
+        first_link_H_sensor=(inverse(parent_H) if j.parent == WORLD else g.link_H_model(j.parent)) @ model_H_s,
+        second_link_H_sensor=g.link_H_model(j.child) @ model_H_s,  # a split joint's middle link sits at the child
         frame=frame,
     )
 
