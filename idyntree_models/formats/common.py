@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection
 import numpy as np
 
 from ..errors import ModelError
+from ..model.transforms import make_transform
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 FT_FRAMES = ("child", "parent", "sensor")
@@ -92,30 +93,33 @@ def format_numbers(values, what: str = "value") -> str:
     return " ".join(format_number_list(values, what))
 
 
-_ROTATIONS: dict[tuple[str, bytes], np.ndarray] = {}  # (convention, angle bits) -> rotation (remembered_rotation)
+_ROTATIONS: dict[tuple[str, bytes], np.ndarray] = {}  # (convention, angle bits) -> 4x4 with that rotation
 _pack3 = struct.Struct("<3d").pack
 
 
-def remembered_rotation(convention: str, angles: np.ndarray, build: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-    """build(angles), remembered by the convention and the angles' bits (so -0.0 and 0.0 stay apart).
+def remembered_transform(convention: str, angles, build: Callable[[np.ndarray], np.ndarray],
+                         position) -> np.ndarray:
+    """make_transform(build(angles), position), the rotation remembered by the convention and the angles'
+    bits (so -0.0 and 0.0 stay apart).
 
     Models repeat few rotations (biped.skel: 6 in 80 transformations; iCubGenova04 as SDF: 165 in 429
-    poses), and three small numpy matrices and two products per pose are most of a pose's cost.  The
-    matrix is shared and read-only: callers copy it (make_transform does).
+    poses), and three small numpy matrices and two products per pose are most of a pose's cost; a
+    remembered 4x4 copied and given its three position numbers is half of make_transform's.
     """
     key = (convention, _pack3(float(angles[0]), float(angles[1]), float(angles[2])))
-    rot = _ROTATIONS.get(key)
-    if rot is None:
+    t = _ROTATIONS.get(key)
+    if t is None:
         if len(_ROTATIONS) >= 4096:
             _ROTATIONS.clear()
-        rot = _ROTATIONS[key] = build(angles)
-        rot.setflags(write=False)
-    return rot
+        t = _ROTATIONS[key] = make_transform(build(angles))
+    out = t.copy()
+    out[0, 3], out[1, 3], out[2, 3] = position[0], position[1], position[2]
+    return out
 
 
 __all__ = [
     "MAX_DISTANCE",
-    "remembered_rotation",
+    "remembered_transform",
     "FT_DIRECTIONS",
     "FT_FRAMES",
     "INERTIA_KEYS",

@@ -54,7 +54,7 @@ from ..model.transforms import (
     vector_norm,
 )
 from .base import Diagnostics, FileAccessRefused, LoadOptions, read_file_limited, referenced_file
-from .common import INERTIA_KEYS, inertia_from_six, remembered_rotation
+from .common import INERTIA_KEYS, inertia_from_six, remembered_transform
 from .numbers import NumberError, xml_double
 from .xmlutil import XmlReader, find_children, parse_xml
 
@@ -186,7 +186,7 @@ class _SkelReader(XmlReader):
         t = self._transforms.get(raw)  # a body's visual and collision shapes mostly repeat one pose
         if t is None:
             v = self.floats_list(el, raw, "<transformation> value", 6)
-            t = self._transforms[raw] = make_transform(remembered_rotation("xyz", v[3:], _xyz_rotation), v[:3])
+            t = self._transforms[raw] = remembered_transform("xyz", v[3:], _xyz_rotation, v)
         return t.copy()
 
     def bool_value(self, el: etree._Element) -> bool:

@@ -17,7 +17,7 @@ from lxml import etree
 from ...errors import ModelError
 from ...model.transforms import IDENTITY, make_transform, quat_to_matrix, rpy_to_matrix, unit_quaternions
 from ..base import Diagnostics
-from ..common import remembered_rotation
+from ..common import remembered_transform
 from ..xmlutil import XmlReader, find_child, find_children, parse_xml
 
 MIN_VERSION = (1, 4)
@@ -208,7 +208,7 @@ def _pose_transform(r: XmlReader, el: etree._Element) -> np.ndarray:
         raise r.error(el, f"rotation_format must be euler_rpy or quat_xyzw, got '{fmt}'")
     v = r.floats_list(el, raw, "<pose> value (x y z roll pitch yaw)", 6)
     rpy = np.radians(v[3:]) if degrees else v[3:]
-    return make_transform(remembered_rotation("rpy", rpy, rpy_to_matrix), v[:3])
+    return remembered_transform("rpy", rpy, rpy_to_matrix, v)
 
 
 # -- values anywhere in the model --------------------------------------------------------------------
