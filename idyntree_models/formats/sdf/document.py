@@ -233,23 +233,32 @@ def check_values(r: XmlReader, root: etree._Element) -> None:
             skipped.update(top.iter(etree.Element))  # one pass, instead of every element asking its ancestors
     # only the elements that carry a checked value, found by lxml (in document order: the first bad one is
     # the one reported), rather than every element of the document visited in Python
+    good: set[tuple[str, str]] = set()  # (tag, text) found good: most values repeat (always_on, update_rate, scale)
     for el in root.iter(*_CHECKED_TAGS):
         if el in skipped:
             continue
         raw = r.text(el)
         if not raw or len(el):
             continue
-        if el.tag in _DOUBLE_TAGS:
-            if raw.lower().lstrip("+-") not in ("inf", "infinity"):
-                r.floats_list(el, raw, f"<{el.tag}> value", 1)
-        elif el.tag in _BOOL_TAGS:
-            r.bool_text(el)
-        elif el.tag in _VECTOR_TAGS and not (el.tag == "gravity" and el.getparent().tag == "link"):
-            if el.tag in ("scale", "size") and el.getparent().tag not in ("mesh", "box"):
+        tag = el.tag
+        if tag == "pose":
+            read_pose(r, el, (1, 11), check_only=True)  # remembered by element, for the frame graph
+            continue
+        if tag in _VECTOR_TAGS:
+            if tag == "gravity" and el.getparent().tag == "link":
                 continue
-            r.floats_list(el, raw, f"<{el.tag}> value", _VECTOR_TAGS[el.tag])
-        elif el.tag == "pose":
-            read_pose(r, el, (1, 11), check_only=True)
+            if tag in ("scale", "size") and el.getparent().tag not in ("mesh", "box"):
+                continue
+        if (tag, raw) in good:
+            continue
+        if tag in _DOUBLE_TAGS:
+            if raw.lower().lstrip("+-") not in ("inf", "infinity"):
+                r.floats_list(el, raw, f"<{tag}> value", 1)
+        elif tag in _BOOL_TAGS:
+            r.bool_text(el)
+        else:
+            r.floats_list(el, raw, f"<{tag}> value", _VECTOR_TAGS[tag])
+        good.add((tag, raw))
 
 
 # -- the legacy flattened form -------------------------------------------------------------------------
