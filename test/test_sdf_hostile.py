@@ -504,3 +504,12 @@ def test_a_sensor_of_a_link_renamed_into_a_nested_model_is_warned_about(tmp_path
         path.write_text(out)
         done = subprocess.run(["ign", "sdf", "-k", str(path)], capture_output=True, text=True, timeout=120)
         assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr
+
+
+def test_of_two_bad_inertia_moments_the_first_in_ixx_ixy_ixz_iyy_iyz_izz_order_is_reported():
+    # values with a child element escape the value check, so the link reader meets them: it reads the
+    # moments in libsdformat's order whatever their order in the file
+    text = ('<sdf version="1.8"><model name="m"><link name="a"><inertial><mass>1</mass><inertia>\n'
+            '<izz>bad_z<x/></izz>\n<ixx>bad_x<x/></ixx></inertia></inertial></link></model></sdf>')
+    with pytest.raises(ModelError, match=r"line 3: <ixx>: <ixx> value must be numbers, got 'bad_x'"):
+        load_model(text, "sdf")

@@ -145,3 +145,28 @@ def test_rest_transform_check_matches_is_rotation():
             assert "rest transform" in str(e)
             ok = False
         assert ok == is_rotation(t[:3, :3])
+
+
+def test_check_inertia_refuses_what_is_no_3x3_tensor_and_reads_any_com_shape():
+    with pytest.raises(ModelError, match=r"must be a 3x3 matrix, got shape \(9,\)"):
+        check_inertia(1.0, np.zeros(3), np.eye(3).ravel(), "link 'x'")
+    with pytest.raises(ModelError, match=r"must be a 3x3 matrix, got shape \(1, 3, 3\)"):
+        check_inertia(1.0, np.zeros(3), np.eye(3)[None], "link 'x'")
+    # the com as a column or a list is read as its three numbers; a NaN in it is refused whatever its shape
+    assert check_inertia(1.0, np.zeros((3, 1)), np.eye(3), "link 'x'") == []
+    assert check_inertia(1.0, [0.0, 0.0, 0.0], np.eye(3).tolist(), "link 'x'") == []
+    with pytest.raises(ModelError, match="must be finite"):
+        check_inertia(1.0, np.array([[0.0], [math.nan], [0.0]]), np.eye(3), "link 'x'")
+
+
+def test_a_sensor_frame_equal_to_its_existing_frame_is_no_clash_even_with_infinities():
+    from idyntree_models.model.model import Frame, Link, LinkSensor, Model
+    from idyntree_models.model.spherical import add_sensor_frames
+
+    pose = np.eye(4)
+    pose[0, 3] = math.inf  # np.allclose's rule: equal infinities are close (validation refuses them later)
+    m = Model(links={"a": Link("a")}, frames={"imu": Frame("imu", "a", pose.copy())},
+              sensors={"imu": LinkSensor("imu", parent_link="a", link_H_sensor=pose.copy())})
+    assert add_sensor_frames(m) == []
+    m.sensors["imu"].link_H_sensor[1, 3] = 2e-12  # beyond 1e-12: a different frame under the same name
+    assert add_sensor_frames(m) == ["imu"]

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from idyntree_models import ModelError, export_model, load_model
+from idyntree_models.formats import get_format, loader
+from idyntree_models.formats.base import Diagnostics, LoadOptions
 
 from conftest import REPO
 
@@ -105,6 +107,15 @@ def test_xacro_read_as_plain_urdf_is_refused_not_shrunk(tmp_path):
                   '<m:macro name="arm"/></robot>')
     with pytest.raises(ModelError, match=r"line 3: the document uses xacro macros.*\(<m:macro>\)"):
         load_model(referenced, "urdf")
+    # bytes given to the loader in an encoding that spells "xmlns" otherwise (UTF-16; UTF-7's base64 form of
+    # it) are looked through as well
+    tail = ':xacro="http://www.ros.org/wiki/xacro"><link name="a"/><xacro:property name="p" value="1"/></robot>'
+    utf16 = ('<?xml version="1.0" encoding="UTF-16"?><robot name="r" xmlns' + tail).encode("utf-16")
+    utf7 = ('<?xml version="1.0" encoding="UTF-7"?><robot name="r" +AHgAbQBsAG4Acw-' + tail).encode("ascii")
+    assert b"xmlns" not in utf16 and b"xmlns" not in utf7
+    for data in (utf16, utf7):
+        with pytest.raises(ModelError, match=r"uses xacro macros.*\(<xacro:property>\)"):
+            loader(get_format("urdf"))(data, LoadOptions(), Diagnostics("r.urdf"))
     # a .urdf file that really is xacro is expanded, as its users run xacro on it
     copy = tmp_path / "arm.urdf"
     shutil.copy(ARM, copy)

@@ -204,15 +204,21 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     # character references): without one there is nothing to look for in every element (tiago_dual's
     # 4,000 elements took a tenth of its load; xacro's output names xacro in a comment, not a namespace).
     # The namespace itself may be written with character references, so "xacro" is not searched for.
-    namespaced = ("xmlns" if isinstance(text, str) else b"xmlns") in text
+    decoded = isinstance(text, str)
+    namespaced = ("xmlns" if decoded else b"xmlns") in text
     try:
         stream = XmlStream(text, source, tags=("link", "joint"))
         del text  # the stream holds the document until it is parsed, and no longer
+        if not (decoded or namespaced) and (stream.root.getroottree().docinfo.encoding or "").upper() not in _XMLNS_AS_ASCII:
+            namespaced = True  # bytes in an encoding that spells xmlns otherwise (UTF-16, UTF-7): look everywhere
         return _load(stream, namespaced, diag)
     except ModelError as e:
         if "Namespace prefix xacro" in e.message:
             raise ModelError(f"{XACRO_HINT} ({e.message})", source=source, line=e.line) from None
         raise
+
+
+_XMLNS_AS_ASCII = frozenset(("UTF-8", "UTF8", "US-ASCII", "ASCII", "ISO-8859-1", "LATIN1", "ISO-LATIN-1"))
 
 
 def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:

@@ -74,9 +74,12 @@ def check_inertia(mass, com, inertia, element: str, tol: float = 1e-9, reject_im
     warnings: list[str] = []
     # plain floats: numpy's per-call cost was most of this (12 us a link), and SDF checks every link as it
     # reads it; the operations are numpy's, element by element (same results)
-    rows = np.asarray(inertia, dtype=float).reshape(3, 3).tolist()
+    i = np.asarray(inertia, dtype=float)
+    if i.shape != (3, 3):
+        raise ModelError(f"rotational inertia must be a 3x3 matrix, got shape {i.shape}", element=element)
+    rows = i.tolist()
     flat = rows[0] + rows[1] + rows[2]
-    if not (math.isfinite(mass) and all(map(math.isfinite, np.asarray(com, dtype=float).tolist()))
+    if not (math.isfinite(mass) and all(map(math.isfinite, np.asarray(com, dtype=float).ravel().tolist()))
             and all(map(math.isfinite, flat))):
         raise ModelError("inertial values must be finite numbers", element=element)
     if mass < 0:

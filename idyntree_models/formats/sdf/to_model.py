@@ -208,12 +208,13 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
     i_el = find_child(inertial, "inertia")
     six = [1.0, 0.0, 0.0, 1.0, 0.0, 1.0]  # libsdformat's defaults, in INERTIA_KEYS' order
     if i_el is not None:  # the first of each, as child_float would find it, in one pass over the children
-        found: set[str] = set()
+        first: dict[str, etree._Element] = {}
         for c in i_el:
-            k = c.tag
-            if k in _INERTIA_INDEX and k not in found:
-                found.add(k)
-                six[_INERTIA_INDEX[k]] = child_float(r, i_el, k, six[_INERTIA_INDEX[k]], c)
+            if c.tag in _INERTIA_INDEX and c.tag not in first:
+                first[c.tag] = c
+        for k, i in _INERTIA_INDEX.items():  # read in key order: the first bad one reported is ixx's, then ixy's...
+            if k in first:
+                six[i] = child_float(r, i_el, k, six[i], first[k])
     rot = pose[:3, :3]
     with np.errstate(all="ignore"):  # an inf moment (SDF reads 'inf') turned gives NaN: refused just below
         link.inertia = Inertia(mass, pose[:3, 3], rot @ inertia_from_six(*six) @ rot.T)
