@@ -380,7 +380,7 @@ def _unknown_child(el: etree._Element, known: frozenset[str]) -> bool:
 
 def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozenset[str],
                       index: int | None = None) -> list[Extension]:
-    """The children of `el` not in `known`, which the caller found it has (a joint: from _first's keys)."""
+    """The children of `el` not in `known`, which the caller found it has (a joint: _joint's loop over its children)."""
     out: list[Extension] = []
     seen: dict[str, int] = {}
     prev: tuple[str, str | int] | None = None
@@ -547,12 +547,41 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     _inner_extensions); links not read yet are checked once every link is known (`ends`), a
     floating joint is left to _drop_floating_root (`floating`)."""
     type_name = (el.get("type") or "").strip()
-    k = _first(el)
-    origin_el, parent_el, child_el = k.get("origin"), k.get("parent"), k.get("child")
-    axis_el, lim_el, dyn_el, mimic_el = k.get("axis"), k.get("limit"), k.get("dynamics"), k.get("mimic")
+    # the first child of each tag (what find gives), in one loop: a third cheaper than _first's dict
+    origin_el = parent_el = child_el = axis_el = lim_el = dyn_el = mimic_el = None
+    other = False  # a child the model reads for no joint
+    for c in el:
+        tag = c.tag
+        if tag == "origin":
+            if origin_el is None:
+                origin_el = c
+        elif tag == "parent":
+            if parent_el is None:
+                parent_el = c
+        elif tag == "child":
+            if child_el is None:
+                child_el = c
+        elif tag == "axis":
+            if axis_el is None:
+                axis_el = c
+        elif tag == "limit":
+            if lim_el is None:
+                lim_el = c
+        elif tag == "dynamics":
+            if dyn_el is None:
+                dyn_el = c
+        elif tag == "mimic":
+            if mimic_el is None:
+                mimic_el = c
+        else:
+            other = True
     # the model has no axis, limit, dynamics or mimic for a fixed joint: those are passed through too
-    known = _FIXED_KNOWN if type_name == "fixed" else _JOINT_KNOWN
-    if k.keys() <= known:  # _first's keys are every child's tag: no pass-through element
+    if type_name == "fixed":
+        known = _FIXED_KNOWN
+        other = other or not (axis_el is None and lim_el is None and dyn_el is None and mimic_el is None)
+    else:
+        known = _JOINT_KNOWN
+    if not other:  # no pass-through element
         known = None
     if parent_el is None or child_el is None:
         raise r.error(el, "a joint needs <parent link=...> and <child link=...>")
