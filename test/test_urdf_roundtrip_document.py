@@ -93,6 +93,7 @@ def view(root) -> dict:
     for link in root.findall("link"):
         inertial = link.find("inertial")
         mass, com, tensor = 0.0, np.zeros(3), np.zeros((3, 3))
+        inertial_other = _others(inertial, ("origin", "mass", "inertia")) if inertial is not None else []
         if inertial is not None:
             t = _pose(inertial)
             m_el, i_el = inertial.find("mass"), inertial.find("inertia")
@@ -105,7 +106,7 @@ def view(root) -> dict:
         shapes = {kind: [(s.get("name"), _pose(s), _geometry(s), _material(s, table) if kind == "visual" else None,
                           _others(s, ("origin", "geometry", "material"))) for s in link.findall(kind)]
                   for kind in ("visual", "collision")}
-        links[link.get("name")] = {"inertia": (mass, com, tensor), **shapes,
+        links[link.get("name")] = {"inertia": (mass, com, tensor), **shapes, "inertial_other": inertial_other,
                                    "other": _others(link, ("inertial", "visual", "collision"))}
     joints = {}
     for j in root.findall("joint"):
@@ -133,8 +134,9 @@ def view(root) -> dict:
     for el in root.iterchildren(etree.Element):
         if el.tag == "sensor" and el.get("type") in SENSOR_TYPES:
             parent = el.find("parent")
+            known = ("parent", "origin", "force_torque") if el.get("type") == "force_torque" else ("parent", "origin")
             sensors[el.get("name")] = (el.get("type"), dict(parent.attrib),
-                                       (el.findtext("force_torque/measure_direction") or "").strip())
+                                       (el.findtext("force_torque/measure_direction") or "").strip(), _others(el, known))
         elif el.tag not in ("link", "joint"):
             other.append(_canon(el))
     return {"name": root.get("name"), "links": links, "joints": joints, "sensors": sensors, "other": other}
@@ -254,3 +256,34 @@ def test_formats_that_cannot_hold_them_say_what_is_lost():
     warnings = []
     export_model(model, "urdf", warnings=warnings)
     assert not [w for w in warnings if "cannot hold" in w or "not written" in w]
+
+
+def test_elements_inside_inertials_and_sensors_come_back_and_repeats_are_said():
+    # what URDF readers skip silently: an unknown element in an <inertial> or a <sensor> (kept), a second
+    # <geometry>, <origin>, <inertial> or <parent> (they read the first: the repeat is said, and dropped)
+    body = ('<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>{}</inertial>')
+    doc = f"""<robot name="r">
+  <link name="a">{body.format('<custom k="v"/>')}{body.format('')}
+    <visual><origin xyz="0 0 1"/><geometry><box size="1 1 1"/></geometry><geometry><sphere radius="1"/></geometry>
+    </visual></link>
+  <link name="b">{body.format('')}</link>
+  <joint name="j" type="revolute"><origin xyz="1 0 0"/><origin xyz="2 0 0"/><parent link="a"/><child link="b"/>
+    <limit lower="0" upper="1" effort="1" velocity="1"/></joint>
+  <sensor name="imu" type="gyroscope"><parent link="b"/><noise std="0.1"/><parent link="a"/></sensor>
+</robot>"""
+    warnings: list[str] = []
+    model = load_model(doc, "urdf", warnings=warnings)
+    repeats = [w for w in warnings if "only the first is read" in w]
+    assert [w.split(":")[0] + " " + w.split(">")[0].split("<")[-1] for w in repeats] == [
+        "line 2 inertial", "line 3 geometry", "line 6 origin", "line 8 parent"], repeats
+    # the model is what the first of each gives: the same as the document without the repeats
+    plain = doc.replace('<origin xyz="2 0 0"/>', "").replace('<geometry><sphere radius="1"/></geometry>', "").replace(
+        body.format("") + "\n    <visual>", "\n    <visual>").replace('<parent link="a"/></sensor>', "</sensor>")
+    assert model.joints["j"].rest_transform[0, 3] == 1.0 and model.links["a"].visuals[0].kind == "box"
+    assert model.sensors["imu"].parent_link == "b"
+    # ... and the export is that document, the unknown elements where they were
+    source, back = view(etree.fromstring(plain)), view(etree.fromstring(export_model(model, "urdf").encode()))
+    assert source["links"]["a"]["inertial_other"] == ['<custom k="v"></custom>']
+    assert source["sensors"]["imu"][3] == ['<noise std="0.1"></noise>']
+    assert not _differences(source, back), _differences(source, back)
+    assert not [w for w in warnings if "repeated" not in w]

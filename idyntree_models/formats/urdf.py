@@ -252,7 +252,7 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
             link_lines[name] = el.sourceline
             model.links[name], inertial_line, plain = _link(r, el, name, materials, unresolved, diag, numbers)
             lines[f"link '{name}'"] = inertial_line or el.sourceline
-            items.append(("link", name, _NONE if plain else _link_extensions(el, name)))
+            items.append(("link", name, _NONE if plain else _link_extensions(el, name, diag)))
         elif tag == "joint":
             name = r.required(el, "name")
             key = f"joint '{name}'"
@@ -262,7 +262,7 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
             joint, known = _joint(r, el, name, model.links, ends, floating, diag, numbers)
             if joint is not None:
                 model.joints[name] = joint
-            items.append(("joint", name, _NONE if known is None else _inner_extensions(el, "joint", name, known)))
+            items.append(("joint", name, _NONE if known is None else _inner_extensions(el, "joint", name, known, diag)))
         elif tag == "sensor":
             # a sensor of a type the model has is in the model once read (or the load fails): only the others
             # are kept as XML, serialised before `keep` moves them out of the document (which changes their
@@ -291,14 +291,14 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
     except ModelError as e:
         raise e.with_source(source) from None
     _links_to_frames(model, root)
-    _sensors(r, stream.kept, model, diag)
+    sensor_extensions = _sensors(r, stream.kept, model, diag)
     if gazebo_sensors:
         shown = ", ".join(gazebo_sensors[:8]) + (f" and {len(gazebo_sensors) - 8} more" if len(gazebo_sensors) > 8 else "")
         diag.warn(
             f"{len(gazebo_sensors)} <gazebo> sensor description(s) are not in the model ({shown}): only top-level "
             "<sensor> elements of iDynTree's extension define sensors (the <gazebo> blocks are kept for URDF export)"
         )
-    _extensions(items, model)
+    _extensions(items, model, sensor_extensions)
     return model
 
 
@@ -327,6 +327,12 @@ _LINK_KNOWN = frozenset(("inertial", "visual", "collision"))
 _JOINT_KNOWN = frozenset(("origin", "parent", "child", "axis", "limit", "dynamics", "mimic"))
 _FIXED_KNOWN = frozenset(("origin", "parent", "child"))
 _SHAPE_KNOWN = frozenset(("origin", "geometry", "material"))
+_INERTIAL_KNOWN = frozenset(("origin", "mass", "inertia"))
+_FT_SENSOR_KNOWN = frozenset(("parent", "origin", "force_torque"))
+_LINK_SENSOR_KNOWN = frozenset(("parent", "origin"))
+# Of every known tag but these, URDF readers (urdfdom, iDynTree, ours) read the first and ignore the others:
+# a repeat is said and dropped (else it would vanish from an export unannounced).
+_REPEATABLE = frozenset(("visual", "collision"))
 _NONE: list[Extension] = []  # shared, never appended to: what an element without pass-through elements has
 
 
@@ -341,20 +347,19 @@ def _xml(el: etree._Element) -> str:
     return etree.tostring(el, encoding="unicode", with_tail=False)
 
 
-def _extensions(items: list[tuple], model: Model) -> None:
+def _extensions(items: list[tuple], model: Model, sensor_extensions: dict[str, list[Extension]]) -> None:
     """Keep every element the model has no field for, with where it was (see model.Extension).
 
     `items` are the top-level elements in document order, as the stream met them: links and joints
     with their inner pass-through elements, sensors with their XML (or element, for a type the model
-    has), the XML of anything else.
+    has), the XML of anything else; `sensor_extensions` the inner ones of the model's sensors.
     """
     sensors = set(model.sensors)
     prev: tuple[str, str | int] | None = None
     for kind, name, data in items:
         if kind in ("link", "joint") or (kind == "sensor" and name in sensors):
             prev = (kind, name)
-            if kind != "sensor":
-                model.extensions.extend(data)
+            model.extensions.extend(data if kind != "sensor" else sensor_extensions.get(name, _NONE))
             continue
         if kind == "sensor":  # one of a type the model has that is not in it would be a bug: not lost either
             tag, xml = "sensor", data if isinstance(data, str) else _xml(data)
@@ -364,23 +369,35 @@ def _extensions(items: list[tuple], model: Model) -> None:
         prev = ("extension", len(model.extensions) - 1)
 
 
-def _link_extensions(el: etree._Element, name: str) -> list[Extension]:
-    """Those of a link that has some (_link said so), and of its shapes, of which most have none."""
-    out = _inner_extensions(el, "link", name, _LINK_KNOWN) if _unknown_child(el, _LINK_KNOWN) else []
+def _link_extensions(el: etree._Element, name: str, diag: Diagnostics) -> list[Extension]:
+    """Those of a link that has some (_link said so), of its first <inertial> and of its shapes, of which
+    most have none."""
+    out = _inner_extensions(el, "link", name, _LINK_KNOWN, diag) if _has_extensions(el, _LINK_KNOWN) else []
+    inertial = next((c for c in el if c.tag == "inertial"), None)  # the one read: a repeat is the link's
+    if inertial is not None and _has_extensions(inertial, _INERTIAL_KNOWN):
+        out += _inner_extensions(inertial, "inertial", name, _INERTIAL_KNOWN, diag)
     for kind in ("visual", "collision"):
         for i, shape in enumerate(c for c in el if c.tag == kind):
-            if _unknown_child(shape, _SHAPE_KNOWN):
-                out += _inner_extensions(shape, kind, name, _SHAPE_KNOWN, i)
+            if _has_extensions(shape, _SHAPE_KNOWN):
+                out += _inner_extensions(shape, kind, name, _SHAPE_KNOWN, diag, i)
     return out
 
 
-def _unknown_child(el: etree._Element, known: frozenset[str]) -> bool:
-    return any(child.tag not in known for child in el)
+def _has_extensions(el: etree._Element, known: frozenset[str]) -> bool:
+    """Whether `el` has a child not in `known`, or a repeat of one that is read once."""
+    seen: set[str] = set()
+    for child in el:
+        tag = child.tag
+        if tag not in known or (tag in seen and tag not in _REPEATABLE):
+            return True
+        seen.add(tag)
+    return False
 
 
-def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozenset[str],
+def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozenset[str], diag: Diagnostics,
                       index: int | None = None) -> list[Extension]:
-    """The children of `el` not in `known`, which the caller found it has (a joint: _joint's loop over its children)."""
+    """The children of `el` not in `known`, which the caller found it has (a joint: _joint's loop over its
+    children), or a repeat of one read once, which is said here and not kept."""
     out: list[Extension] = []
     seen: dict[str, int] = {}
     prev: tuple[str, str | int] | None = None
@@ -390,9 +407,17 @@ def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozense
             continue
         if tag[0] == "{":
             tag = _tag(child)
+        n = seen[tag] = seen.get(tag, -1) + 1
         if tag not in known:
             out.append(Extension("urdf", tag, _xml(child), kind, owner, prev, index))
-        n = seen[tag] = seen.get(tag, -1) + 1
+        elif n and tag not in _REPEATABLE:
+            # not kept: written back, it would be read instead of the first where an exporter omits that one
+            # (an identity <origin>)
+            where = f"<{kind}> {index} of link '{owner}'" if index is not None else f"{kind} '{owner}'"
+            if kind == "inertial":
+                where = f"the <inertial> of link '{owner}'"
+            diag.warn(f"line {child.sourceline}: <{tag}> repeated in {where}: only the first is read, as URDF "
+                      "readers do; the repeat is dropped")
         prev = (tag, n)
     return out
 
@@ -446,6 +471,8 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
         if tag == "inertial":
             if inertial is None:
                 inertial = child
+            else:
+                plain = False  # a repeat: kept and said by _link_extensions
         elif tag == "visual" or tag == "collision":
             shape, shape_plain = _shape(r, child, materials, unresolved, diag, numbers)
             plain = plain and shape_plain
@@ -458,8 +485,17 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
     if inertial is None:
         numbers.inertial.extend(_NO_INERTIAL)
         return link, None, plain
-    k = _first(inertial)
-    mass_el, i_el, origin_el = k.get("mass"), k.get("inertia"), k.get("origin")
+    mass_el = i_el = origin_el = None
+    for child in inertial:
+        tag = child.tag
+        if tag == "mass" and mass_el is None:
+            mass_el = child
+        elif tag == "inertia" and i_el is None:
+            i_el = child
+        elif tag == "origin" and origin_el is None:
+            origin_el = child
+        else:  # another element, or a repeat: kept by _link_extensions
+            plain = False
     mass = r.float_attr(mass_el, "value") if mass_el is not None else 0.0
     values = numbers.inertial
     values.append(mass)
@@ -489,16 +525,13 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
     plain = True
     for child in el:
         tag = child.tag
-        if tag == "geometry":
-            if geo is None:
-                geo = child
-        elif tag == "origin":
-            if origin_el is None:
-                origin_el = child
-        elif tag == "material":
-            if mat_el is None:
-                mat_el = child
-        else:
+        if tag == "geometry" and geo is None:
+            geo = child
+        elif tag == "origin" and origin_el is None:
+            origin_el = child
+        elif tag == "material" and mat_el is None:
+            mat_el = child
+        else:  # another element, or a repeat: kept by _link_extensions
             plain = False
     if geo is None:
         raise r.error(el, f"<{el.tag}> has no <geometry>")
@@ -549,31 +582,24 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     type_name = (el.get("type") or "").strip()
     # the first child of each tag (what find gives), in one loop: a third cheaper than _first's dict
     origin_el = parent_el = child_el = axis_el = lim_el = dyn_el = mimic_el = None
-    other = False  # a child the model reads for no joint
+    other = False  # a child the model reads for no joint, or a repeat
     for c in el:
         tag = c.tag
-        if tag == "origin":
-            if origin_el is None:
-                origin_el = c
-        elif tag == "parent":
-            if parent_el is None:
-                parent_el = c
-        elif tag == "child":
-            if child_el is None:
-                child_el = c
-        elif tag == "axis":
-            if axis_el is None:
-                axis_el = c
-        elif tag == "limit":
-            if lim_el is None:
-                lim_el = c
-        elif tag == "dynamics":
-            if dyn_el is None:
-                dyn_el = c
-        elif tag == "mimic":
-            if mimic_el is None:
-                mimic_el = c
-        else:
+        if tag == "origin" and origin_el is None:
+            origin_el = c
+        elif tag == "parent" and parent_el is None:
+            parent_el = c
+        elif tag == "child" and child_el is None:
+            child_el = c
+        elif tag == "axis" and axis_el is None:
+            axis_el = c
+        elif tag == "limit" and lim_el is None:
+            lim_el = c
+        elif tag == "dynamics" and dyn_el is None:
+            dyn_el = c
+        elif tag == "mimic" and mimic_el is None:
+            mimic_el = c
+        else:  # another element, or a repeat: kept (and a repeat said) by _inner_extensions
             other = True
     # the model has no axis, limit, dynamics or mimic for a fixed joint: those are passed through too
     if type_name == "fixed":
@@ -737,12 +763,15 @@ def _links_to_frames(model: Model, root: str) -> None:
 
 
 # -- sensors -------------------------------------------------------------------------------
-def _sensors(r: _UrdfReader, elements: list[etree._Element], model: Model, diag: Diagnostics) -> None:
+def _sensors(r: _UrdfReader, elements: list[etree._Element], model: Model,
+             diag: Diagnostics) -> dict[str, list[Extension]]:
     """The top-level <sensor> elements, in order; the accelerometers' and gyroscopes' poses all at once.
+    Returns the pass-through elements of each sensor that has some (a <noise>, an <update_rate>).
 
     A robot's skin or IMUs make tens of link sensors (iCubGenova04: 77); one pose each, built and
     composed alone, made sensors a tenth of its load."""
     lines: dict[str, int] = {}
+    inner: dict[str, list[Extension]] = {}
     links = model.links
     # link sensors: name, link, type, the frame they are on in the file (if not a link), has an <origin>
     placed: list[tuple[str, str, SensorType, Frame | None, bool]] = []
@@ -774,6 +803,10 @@ def _sensors(r: _UrdfReader, elements: list[etree._Element], model: Model, diag:
                 f"line {el.sourceline}: sensor '{name}' of type '{stype}' is not supported "
                 "(force_torque, accelerometer, gyroscope): it is not in the model (kept as XML for URDF export)"
             )
+            continue
+        known = _FT_SENSOR_KNOWN if stype == "force_torque" else _LINK_SENSOR_KNOWN
+        if _has_extensions(el, known):
+            inner[name] = _inner_extensions(el, "sensor", name, known, diag)
     if placed:
         v = np.frombuffer(origins).reshape(-1, 6)
         poses = iter(rpy_xyz_to_transforms(v[:, 3:], v[:, :3]))
@@ -783,6 +816,7 @@ def _sensors(r: _UrdfReader, elements: list[etree._Element], model: Model, diag:
                 pose = frame.link_H_frame @ pose
             model.sensors[name] = assemble(LinkSensor, name=name, parent_link=link, link_H_sensor=pose,
                                            sensor_type=stype)
+    return inner
 
 
 def _sensor_parent(r: _UrdfReader, el: etree._Element, parent: etree._Element | None, attr: str) -> str:

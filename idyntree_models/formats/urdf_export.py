@@ -744,10 +744,13 @@ def _write_extensions(root: etree._Element, extensions: list[Extension],
             _place(root, el, anchor, last)
             placed[index] = el
             continue
-        parent = written.get(("joint" if ext.owner_kind == "joint" else "link", ext.owner or ""))
+        owner_kind = ext.owner_kind if ext.owner_kind in ("joint", "sensor") else "link"  # (shapes' and inertials')
+        parent = written.get((owner_kind, ext.owner or ""))
         if parent is not None and ext.owner_kind in ("visual", "collision"):
             shapes = parent.findall(ext.owner_kind)
             parent = shapes[ext.index] if ext.index is not None and ext.index < len(shapes) else None
+        elif parent is not None and ext.owner_kind == "inertial":
+            parent = parent.find("inertial")  # none for a link written without mass: reported below
         if parent is None:
             orphans.append(f"<{ext.tag}> of {ext.owner_kind} '{ext.owner}'")
             continue
