@@ -33,7 +33,7 @@ from ..model.model import (
     Shape,
     Sphere,
 )
-from ..model.transforms import unit_vector, vector_norm
+from ..model.transforms import det3, unit_vector, vector_norm
 from .base import Diagnostics, ExportOptions, LoadOptions, decode_utf8
 from .numbers import BadJsonNumber, NumberError, json_loads, json_number, json_number_line, lone_surrogate_line, show
 
@@ -346,7 +346,7 @@ class _Reader:
         if float(np.max(np.abs(rot))) > 1.0 + _ROTATION_TOL:  # also keeps the products below from overflowing
             raise _error(f"{p}.rotation_matrix", "is not a rotation matrix: an entry is larger than 1 in magnitude")
         err = float(np.max(np.abs(rot @ rot.T - np.eye(3))))
-        det = float(np.linalg.det(rot))
+        det = det3(rot)
         if err > _ROTATION_TOL or abs(det - 1.0) > _ROTATION_TOL:
             what = "a reflection (determinant -1)" if det < 0 and err <= _ROTATION_TOL else "not orthonormal"
             raise _error(

@@ -64,6 +64,7 @@ from ..model.reduce import combine_inertias
 from ..model.topology import tree_order
 from ..model.transforms import (
     axis_angle_to_matrix,
+    det3,
     make_transform,
     matrix_to_quat,
     plain_norm,
@@ -111,7 +112,7 @@ def _principal(inertia: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         w = w * s
     if not np.all(np.isfinite(w)):
         raise ModelError("the principal moments of inertia are beyond the range of a double")
-    if np.linalg.det(v) < 0:
+    if det3(v) < 0:
         v[:, 0] *= -1.0
     return w, v
 

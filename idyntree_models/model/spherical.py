@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import ModelError
 from .model import Frame, Inertia, Joint, JointType, Limits, Link, Model
-from .transforms import inverse, matrix_to_quat, translation, vector_norm
+from .transforms import det3, inverse, matrix_to_quat, translation, vector_norm
 
 _EXPORTED = re.compile(r"spherical_rev_(.+)_x", re.S)  # any name, line breaks too
 FAKE_LINK = "spherical_fake_{joint}_link{index}"
@@ -53,7 +53,7 @@ def _meeting_point(lines, tol: float) -> np.ndarray | None:
             proj = np.eye(3) - np.outer(d, d)
             a += proj
             b += proj @ (p - origin)
-    if abs(np.linalg.det(a)) < 1e-12 or not np.all(np.isfinite(b)):
+    if abs(det3(a)) < 1e-12 or not np.all(np.isfinite(b)):
         return None
     x = np.linalg.solve(a, b) + origin
     for d, p in lines:

@@ -298,19 +298,29 @@ def rotation_vector_to_matrix(v) -> np.ndarray:
     return axis_angle_to_matrix(v / angle, angle)
 
 
+def det3(m) -> float:
+    """The determinant of a 3x3 matrix by cofactors, in floats.
+
+    LAPACK's LU (np.linalg.det) says "divide by zero" on a singular matrix with a subnormal entry (a
+    rotation read from a file as [[0, 0, 0], [0, 1, 0], [1e-320, 0, 1]]), which is no error of ours, and
+    costs more at this size."""
+    (a, b, c), (d, e, f), (g, h, i) = np.asarray(m, dtype=float).tolist()
+    return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+
+
 def is_rotation(rot: np.ndarray, tol: float = 1e-6) -> bool:
     r = np.asarray(rot, dtype=float)
     if r.shape != (3, 3):
         return False
     err = float(np.abs(r @ r.T - np.eye(3)).max())  # nan fails the comparison below too
-    return err < tol and abs(float(np.linalg.det(r)) - 1.0) < tol
+    return err < tol and abs(det3(r) - 1.0) < tol
 
 
 def orthonormalize(rot: np.ndarray) -> np.ndarray:
     """Nearest rotation (polar decomposition), to remove rounding left by text formats."""
     u, _, vt = np.linalg.svd(rot)
     r = u @ vt
-    if np.linalg.det(r) < 0:
+    if det3(r) < 0:
         u[:, -1] *= -1
         r = u @ vt
     return r
