@@ -472,7 +472,7 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
             if inertial is None:
                 inertial = child
             else:
-                plain = False  # a repeat: kept and said by _link_extensions
+                plain = False  # a repeat: said by _link_extensions
         elif tag == "visual" or tag == "collision":
             shape, shape_plain = _shape(r, child, materials, unresolved, diag, numbers)
             plain = plain and shape_plain
@@ -485,17 +485,8 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
     if inertial is None:
         numbers.inertial.extend(_NO_INERTIAL)
         return link, None, plain
-    mass_el = i_el = origin_el = None
-    for child in inertial:
-        tag = child.tag
-        if tag == "mass" and mass_el is None:
-            mass_el = child
-        elif tag == "inertia" and i_el is None:
-            i_el = child
-        elif tag == "origin" and origin_el is None:
-            origin_el = child
-        else:  # another element, or a repeat: kept by _link_extensions
-            plain = False
+    mass_el, i_el, origin_el, inertial_plain = _first3(inertial, "mass", "inertia", "origin")
+    plain = plain and inertial_plain
     mass = r.float_attr(mass_el, "value") if mass_el is not None else 0.0
     values = numbers.inertial
     values.append(mass)
@@ -510,6 +501,25 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
     return link, inertial.sourceline, plain
 
 
+def _first3(el: etree._Element, a: str, b: str, c: str) -> tuple[etree._Element | None, etree._Element | None,
+                                                                 etree._Element | None, bool]:
+    """The first child `a`, `b` and `c` (as find gives them; None where there is none), in one loop, and whether
+    `el` has no other child: another element is kept by _link_extensions, a repeat said there."""
+    first_a = first_b = first_c = None
+    plain = True
+    for child in el:
+        tag = child.tag
+        if tag == a and first_a is None:
+            first_a = child
+        elif tag == b and first_b is None:
+            first_b = child
+        elif tag == c and first_c is None:
+            first_c = child
+        else:
+            plain = False
+    return first_a, first_b, first_c, plain
+
+
 _ZERO6 = (0.0,) * 6
 _X_AXIS = (1.0, 0.0, 0.0)
 _ONES = (1.0, 1.0, 1.0)
@@ -521,18 +531,7 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
            unresolved: list[tuple[Shape, int]], diag: Diagnostics, numbers: _Numbers) -> tuple[Shape | None, bool]:
     """The shape (None for a geometry the model has no kind for), and whether it has only children the
     model reads."""
-    geo = origin_el = mat_el = None  # the first of each, as find() gives
-    plain = True
-    for child in el:
-        tag = child.tag
-        if tag == "geometry" and geo is None:
-            geo = child
-        elif tag == "origin" and origin_el is None:
-            origin_el = child
-        elif tag == "material" and mat_el is None:
-            mat_el = child
-        else:  # another element, or a repeat: kept by _link_extensions
-            plain = False
+    geo, origin_el, mat_el, plain = _first3(el, "geometry", "origin", "material")
     if geo is None:
         raise r.error(el, f"<{el.tag}> has no <geometry>")
     g = None
@@ -599,7 +598,7 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
             dyn_el = c
         elif tag == "mimic" and mimic_el is None:
             mimic_el = c
-        else:  # another element, or a repeat: kept (and a repeat said) by _inner_extensions
+        else:  # another element (kept by _inner_extensions) or a repeat (said there)
             other = True
     # the model has no axis, limit, dynamics or mimic for a fixed joint: those are passed through too
     if type_name == "fixed":
