@@ -56,7 +56,7 @@ from ..model.transforms import (
 from .base import Diagnostics, FileAccessRefused, LoadOptions, read_file_limited, referenced_file
 from .common import INERTIA_KEYS, inertia_from_six, remembered_transform
 from .numbers import NumberError, xml_double
-from .xmlutil import XmlReader, find_children, parse_xml
+from .xmlutil import XmlReader, find_children, first_children, parse_xml
 
 DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
 DEFAULT_TIME_STEP = 0.001
@@ -150,9 +150,7 @@ class _SkelReader(XmlReader):
         """The first child element `tag` of `parent` (a plain tag, never a path), or None."""
         kids = self._kids.get(parent)
         if kids is None:
-            kids = self._kids[parent] = {}
-            for c in parent:
-                kids.setdefault(c.tag, c)
+            kids = self._kids[parent] = first_children(parent)
         return kids.get(tag)
 
     def need(self, parent: etree._Element, tag: str, why: str = "") -> etree._Element:

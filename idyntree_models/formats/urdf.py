@@ -39,7 +39,7 @@ from ..model.model import (
 from ..model.transforms import IDENTITY, inverse, rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_rows, unit_vector
 from .base import Diagnostics, LoadOptions
 from .numbers import MAX_NUMBER_CHARS
-from .xmlutil import XmlReader, XmlStream
+from .xmlutil import XmlReader, XmlStream, first_children
 
 _JOINT_TYPES = {
     "fixed": JointType.FIXED,
@@ -103,7 +103,7 @@ class _UrdfReader(XmlReader):
         return self.vec3_attr(el, "xyz", _ZERO3) + self.vec3_attr(el, "rpy", _ZERO3)
 
     def origin(self, parent: etree._Element) -> np.ndarray:
-        return self.pose(_first(parent).get("origin"))
+        return self.pose(first_children(parent).get("origin"))
 
     def pose(self, el: etree._Element | None) -> np.ndarray:
         """The pose of an <origin> element (identity when there is none)."""
@@ -179,17 +179,6 @@ class _Numbers:
                 inertia = new(Inertia)
                 inertia.mass, inertia.com, inertia.inertia = m, c, t
                 link.inertia = inertia
-
-
-def _first(el: etree._Element) -> dict[str, etree._Element]:
-    """First child element of each tag (what `find` returns), in one pass: lxml's find costs a few
-    microseconds per call, and a 100,000-link file makes millions of them."""
-    out: dict[str, etree._Element] = {}
-    for child in el:
-        tag = child.tag
-        if tag not in out:
-            out[tag] = child
-    return out
 
 
 def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
@@ -784,7 +773,7 @@ def _sensors(r: _UrdfReader, elements: list[etree._Element], model: Model,
         if stype == "force_torque":
             model.sensors[name] = _ft_sensor(r, el, name, model, diag)
         elif stype in _SENSOR_TYPES:
-            k = _first(el)
+            k = first_children(el)
             link = _sensor_parent(r, el, k.get("parent"), "link")
             origin_el = k.get("origin")
             if origin_el is not None:

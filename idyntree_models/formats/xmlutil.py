@@ -440,6 +440,18 @@ def find_child(el: etree._Element, tag: str) -> etree._Element | None:
     return None
 
 
+def first_children(el: etree._Element) -> dict[str, etree._Element]:
+    """The first child of each tag (what `find` returns for it), in one pass: lxml's find builds a matcher per
+    call (a few microseconds), and a reader asks an element for several tags (a 100,000-link URDF makes
+    millions of such questions)."""
+    out: dict[str, etree._Element] = {}
+    for child in el:
+        tag = child.tag
+        if tag not in out:
+            out[tag] = child
+    return out
+
+
 def find_children(el: etree._Element, tag: str) -> list[etree._Element]:
     """`el.findall(tag)`, the same way as find_child."""
     return el.findall(tag) if _is_path(tag) else [child for child in el if child.tag == tag]

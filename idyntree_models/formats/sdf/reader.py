@@ -78,11 +78,12 @@ class SdfGraph:
     _link_H_model: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def link_H_model(self, link: str) -> np.ndarray:
-        """inverse(links[link]), made once per link: the joints, frames and sensors on a link each ask for it
-        (iCubGenova04: 132 frames and 77 sensors on 39 links).  Shared, so read-only."""
+        """inverse(links[link]) (the world is at the model frame), made once per link: the joints, frames and
+        sensors on a link each ask for it (iCubGenova04: 132 frames and 77 sensors on 39 links).  Shared, so
+        read-only."""
         t = self._link_H_model.get(link)
         if t is None:
-            t = self._link_H_model[link] = inverse(self.links[link])
+            t = self._link_H_model[link] = inverse(np.eye(4) if link == WORLD else self.links[link])
             t.setflags(write=False)
         return t
 

@@ -43,7 +43,7 @@ from ...model.transforms import inverse
 from ...model.validation import check_inertia
 from ..base import Diagnostics, LoadOptions
 from ..common import INERTIA_KEYS, check_ft_keywords, inertia_from_six, unique_name
-from ..xmlutil import XmlReader, find_child, find_children
+from ..xmlutil import XmlReader, find_child, find_children, first_children
 from .document import IDYNTREE_NS, child_float, child_text, is_colour, is_true, read_pose
 from .frames import WORLD, Scope, far_apart
 from .inertia import DEFAULT_DENSITY, combine, solid
@@ -208,10 +208,7 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
     i_el = find_child(inertial, "inertia")
     six = [1.0, 0.0, 0.0, 1.0, 0.0, 1.0]  # libsdformat's defaults, in INERTIA_KEYS' order
     if i_el is not None:  # the first of each, as child_float would find it, in one pass over the children
-        first: dict[str, etree._Element] = {}
-        for c in i_el:
-            if c.tag in _INERTIA_INDEX and c.tag not in first:
-                first[c.tag] = c
+        first = first_children(i_el)
         for k, i in _INERTIA_INDEX.items():  # read in key order: the first bad one reported is ixx's, then ixy's...
             if k in first:
                 six[i] = child_float(r, i_el, k, six[i], first[k])
@@ -366,9 +363,7 @@ def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_
             model.links[WORLD] = Link(WORLD, Inertia(0.0))
             diag.warn(f"line {line}: {j.type} joint '{j.name}' connects to 'world': a massless link 'world' was added "
                       "as the root of the model")
-        parent_inv = inverse(np.eye(4))  # the world at the model frame (inverted as before: -0.0 translations)
-    else:
-        parent_inv = g.link_H_model(parent)
+    parent_inv = g.link_H_model(parent)
     child_H = g.links[j.child]
     child_inv = g.link_H_model(j.child)
     if far:
@@ -498,7 +493,7 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
         first_link=joint.parent,
         second_link=second,
         applied_wrench_link=second if direction == "parent_to_child" else joint.parent,
-        first_link_H_sensor=(inverse(parent_H) if j.parent == WORLD else g.link_H_model(j.parent)) @ model_H_s,
+        first_link_H_sensor=g.link_H_model(j.parent) @ model_H_s,
         second_link_H_sensor=g.link_H_model(j.child) @ model_H_s,  # a split joint's middle link sits at the child
         frame=frame,
     )
