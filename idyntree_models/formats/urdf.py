@@ -81,7 +81,6 @@ class _UrdfReader(XmlReader):
         v = self._vec3.get(raw)
         if v is not None:
             return v
-        v = None
         if len(raw) <= MAX_NUMBER_CHARS and raw.isascii() and "_" not in raw:  # as float_attr
             parts = raw.split()
             if len(parts) == 3:
@@ -402,9 +401,12 @@ def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozense
         elif n and tag not in _REPEATABLE:
             # not kept: written back, it would be read instead of the first where an exporter omits that one
             # (an identity <origin>)
-            where = f"<{kind}> {index} of link '{owner}'" if index is not None else f"{kind} '{owner}'"
             if kind == "inertial":
                 where = f"the <inertial> of link '{owner}'"
+            elif index is not None:
+                where = f"<{kind}> {index} of link '{owner}'"
+            else:
+                where = f"{kind} '{owner}'"
             diag.warn(f"line {child.sourceline}: <{tag}> repeated in {where}: only the first is read, as URDF "
                       "readers do; the repeat is dropped")
         prev = (tag, n)
@@ -414,19 +416,15 @@ def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozense
 # -- links ---------------------------------------------------------------------------------
 def _material(r: _UrdfReader, el: etree._Element, known: dict[str, Material]) -> Material:
     name = el.get("name")
-    color = texture = None
-    color_el = tex_el = None
+    color_el = tex_el = None  # the first of each, in one loop (a material on every shape)
     for child in el:
         tag = child.tag
-        if tag == "color":
-            if color_el is None:
-                color_el = child
+        if tag == "color" and color_el is None:
+            color_el = child
         elif tag == "texture" and tex_el is None:
             tex_el = child
-    if color_el is not None:
-        color = r.floats_attr(color_el, "rgba", 4)
-    if tex_el is not None:
-        texture = tex_el.get("filename")
+    color = r.floats_attr(color_el, "rgba", 4) if color_el is not None else None
+    texture = tex_el.get("filename") if tex_el is not None else None
     if color is None and texture is None and name in known:
         ref = known[name]
         return Material(name, None if ref.color is None else ref.color.copy(), ref.texture)
