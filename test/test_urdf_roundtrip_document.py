@@ -86,6 +86,47 @@ def _others(el, known: tuple[str, ...]) -> list[str]:
     return [_canon(c) for c in el.iterchildren(etree.Element) if c.tag not in known]
 
 
+# The attributes the URDF specification (and iDynTree's <sensor>) gives each element a reader takes, by its
+# path, and the children it gives those whose children are not compared elsewhere (None): any other attribute
+# or child is the source's own and must come back too (Franka's <dynamics D= K=>, a <link type=>, a
+# <geometry name=>).
+_O = {"xyz", "rpy"}
+_SPEC: dict[str, tuple[set[str], tuple[str, ...] | None]] = {
+    "robot": ({"name"}, None), "link": ({"name"}, None), "inertial": (set(), None), "inertial/origin": (_O, ()),
+    "inertial/mass": ({"value"}, ()), "inertial/inertia": ({"ixx", "ixy", "ixz", "iyy", "iyz", "izz"}, ()),
+    "shape": ({"name"}, None), "shape/origin": (_O, ()), "shape/geometry": (set(), None),
+    "shape/geometry/mesh": ({"filename", "scale"}, ()), "shape/geometry/box": ({"size"}, ()),
+    "shape/geometry/cylinder": ({"radius", "length"}, ()), "shape/geometry/sphere": ({"radius"}, ()),
+    "shape/material": ({"name"}, ("color", "texture")), "shape/material/color": ({"rgba"}, ()),
+    "shape/material/texture": ({"filename"}, ()),
+    "joint": ({"name", "type"}, None), "joint/origin": (_O, ()), "joint/parent": ({"link"}, ()),
+    "joint/child": ({"link"}, ()), "joint/axis": ({"xyz"}, ()),
+    "joint/limit": ({"lower", "upper", "effort", "velocity"}, ()), "joint/dynamics": ({"damping", "friction"}, ()),
+    "joint/mimic": ({"joint", "multiplier", "offset"}, ()),
+    "sensor": ({"name", "type"}, None), "sensor/parent": ({"link", "joint"}, ()), "sensor/origin": (_O, ()),
+    "sensor/force_torque": (set(), ("frame", "measure_direction")), "sensor/force_torque/frame": (set(), ()),
+    "sensor/force_torque/measure_direction": (set(), ()),
+}
+
+
+def _odd(el, path: str, only: tuple[str, ...] | None = None) -> dict:
+    """Attributes and children of `el` and the elements read below it that _SPEC does not name, by path."""
+    attrs, children = _SPEC[path]
+    out = {}
+    extra = {k: v for k, v in el.attrib.items() if k not in attrs}
+    if extra:
+        out[path] = extra
+    if children is not None:
+        others = _others(el, children)
+        if others:
+            out[path + "/"] = others
+    for tag in dict.fromkeys(c.tag for c in el.iterchildren(etree.Element)):
+        sub = f"{path}/{tag}"
+        if sub in _SPEC and (only is None or tag in only):
+            out.update(_odd(el.find(tag), sub))
+    return out
+
+
 def view(root) -> dict:
     """Everything a URDF document says, by name, with physically equal forms made equal."""
     table = {m.get("name"): m for m in root.findall("material")}
@@ -104,10 +145,13 @@ def view(root) -> dict:
                                    [v["ixz"], v["iyz"], v["izz"]]])
             com, tensor = t[:3, 3], t[:3, :3] @ tensor @ t[:3, :3].T
         shapes = {kind: [(s.get("name"), _pose(s), _geometry(s), _material(s, table) if kind == "visual" else None,
-                          _others(s, ("origin", "geometry", "material"))) for s in link.findall(kind)]
+                          _others(s, ("origin", "geometry", "material")), _odd(s, "shape"))
+                         for s in link.findall(kind)]
                   for kind in ("visual", "collision")}
         links[link.get("name")] = {"inertia": (mass, com, tensor), **shapes, "inertial_other": inertial_other,
-                                   "other": _others(link, ("inertial", "visual", "collision"))}
+                                   "other": _others(link, ("inertial", "visual", "collision")),
+                                   "odd": {**_odd(link, "link", ()), **(_odd(inertial, "inertial") if inertial is not None
+                                                                         else {})}}
     joints = {}
     for j in root.findall("joint"):
         jtype = j.get("type")
@@ -118,6 +162,7 @@ def view(root) -> dict:
              "pose": _pose(j)}
         if jtype == "fixed":
             d["other"] = _others(j, ("origin", "parent", "child"))
+            d["odd"] = _odd(j, "joint", ("origin", "parent", "child"))
         else:
             axis = np.array(_floats(j.find("axis").get("xyz") if j.find("axis") is not None else None, [1, 0, 0]))
             d["axis"] = axis / np.linalg.norm(axis)
@@ -128,6 +173,7 @@ def view(root) -> dict:
             d["mimic"] = (mimic.get("joint"), float(mimic.get("multiplier", 1.0)),
                           float(mimic.get("offset", 0.0))) if mimic is not None else None
             d["other"] = _others(j, ("origin", "parent", "child", "axis", "limit", "dynamics", "mimic"))
+            d["odd"] = _odd(j, "joint")
         joints[j.get("name")] = d
     sensors = {}
     other = []
@@ -135,11 +181,13 @@ def view(root) -> dict:
         if el.tag == "sensor" and el.get("type") in SENSOR_TYPES:
             parent = el.find("parent")
             known = ("parent", "origin", "force_torque") if el.get("type") == "force_torque" else ("parent", "origin")
-            sensors[el.get("name")] = (el.get("type"), dict(parent.attrib),
-                                       (el.findtext("force_torque/measure_direction") or "").strip(), _others(el, known))
+            sensors[el.get("name")] = (el.get("type"), parent.get("link") or parent.get("joint"),
+                                       (el.findtext("force_torque/measure_direction") or "").strip(), _others(el, known),
+                                       _odd(el, "sensor"))
         elif el.tag not in ("link", "joint"):
             other.append(_canon(el))
-    return {"name": root.get("name"), "links": links, "joints": joints, "sensors": sensors, "other": other}
+    return {"name": root.get("name"), "links": links, "joints": joints, "sensors": sensors, "other": other,
+            "odd": _odd(root, "robot", ())}
 
 
 def _same(a, b) -> bool:
@@ -158,6 +206,8 @@ def _differences(a: dict, b: dict) -> list[str]:
     out = []
     if a["name"] != b["name"]:
         out.append(f"robot name {a['name']!r} vs {b['name']!r}")
+    if a["odd"] != b["odd"]:
+        out.append(f"robot attributes {a['odd']!r} vs {b['odd']!r}")
     for kind in ("links", "joints", "sensors"):
         if a[kind].keys() != b[kind].keys():
             out.append(f"{kind}: missing {sorted(a[kind].keys() - b[kind].keys())}, "
@@ -287,3 +337,71 @@ def test_elements_inside_inertials_and_sensors_come_back_and_repeats_are_said():
     assert source["sensors"]["imu"][3] == ['<noise std="0.1"></noise>']
     assert not _differences(source, back), _differences(source, back)
     assert not [w for w in warnings if "repeated" not in w]
+
+
+# one of each place: the robot, a link, an inertial and its three children, a shape and every element below
+# it, every child of a moving and of a fixed joint, a link sensor and a force/torque sensor; an identity
+# <origin> (not written by the exporter: made again for its attribute) and a namespaced attribute
+_INERTIAL = ('<inertial k="1"><origin xyz="0 0 0" k="2"/><mass value="1" k="3"/>'
+             '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1" k="4"/></inertial>')
+ODD_DOC = f"""<robot name="r" version="1.0" xmlns:t="urn:tool" t:id="7">
+  <link name="a" type="laser">{_INERTIAL}
+    <visual name="v" k="5"><origin xyz="0 0 1" k="6"/><geometry k="7"><mesh filename="m.stl" k="8"><lod n="2"/></mesh>
+      </geometry><material name="red" k="9"><color rgba="1 0 0 1" k="10"/><texture filename="t.png" k="11"/>
+      <shininess v="3"/></material></visual>
+    <collision><origin k="12"/><geometry><cylinder radius="1" length="2" k="13"/></geometry></collision>
+  </link>
+  <link name="b">{_INERTIAL}</link>
+  <link name="c">{_INERTIAL}</link>
+  <joint name="j" type="revolute" dont_collapse="true"><origin xyz="1 0 0" k="14"/><parent link="a" k="15"/>
+    <child link="b" k="16"/><axis xyz="0 0 1" k="17"/><limit lower="0" upper="1" effort="1" velocity="1" current="3"><x/></limit>
+    <dynamics damping="0.1" D="1" K="7000"/><mimic joint="k" t:gain="2"/></joint>
+  <joint name="k" type="continuous"><parent link="b"/><child link="c"/></joint>
+  <joint name="f" type="fixed" k="18"><origin rpy="0 0 1" k="19"/><parent link="c" k="20"/><child link="d"/></joint>
+  <link name="d">{_INERTIAL}</link>
+  <sensor name="imu" type="gyroscope" k="21"><parent link="b" k="22"/><origin k="23"><y/></origin></sensor>
+  <sensor name="ft" type="force_torque" k="24"><parent joint="j" k="25"/><force_torque k="26"><frame k="27">child</frame>
+    <measure_direction>child_to_parent</measure_direction><bias v="0"/></force_torque></sensor>
+</robot>"""
+
+
+def test_attributes_and_children_the_model_does_not_read_come_back_everywhere():
+    doc = ODD_DOC
+    source = etree.fromstring(doc)
+    expected = view(source)
+    assert len(expected["links"]["a"]["odd"]) == 5 and expected["odd"] == {"robot": {"version": "1.0",
+                                                                                    "{urn:tool}id": "7"}}
+    assert len(expected["links"]["a"]["visual"][0][5]) == 9, expected["links"]["a"]["visual"][0][5]
+    warnings: list[str] = []
+    model = load_model(doc, "urdf", warnings=warnings)
+    assert not warnings
+    text = export_model(model, "urdf", warnings=warnings)
+    assert not warnings
+    back = view(etree.fromstring(text.encode()))
+    assert not _differences(expected, back), _differences(expected, back)
+    # ... and a format without them names what it drops
+    export_model(model, "sdf", warnings=warnings)
+    lost = [w for w in warnings if "cannot hold" in w]
+    assert len(lost) == 1
+    for part in ("attribute(s) D, K of 1 <dynamics> in <joint>", "attribute(s) version, {urn:tool}id of 1 <robot>",
+                 "attribute(s) type of 1 <link>", "1 <lod> in <mesh> in <geometry> in <visual>",
+                 "1 <shininess> in <material> in <visual>", "1 <x> in <limit> in <joint>", "1 <y> in <origin> in <sensor>", "1 <bias> in <force_torque> in <sensor>",
+                 "attribute(s) k of 4 <origin> in <inertial>", "attribute(s) k of 1 <origin> in <collision>"):
+        assert part in lost[0], (part, lost[0])
+
+
+def test_attributes_of_a_joint_the_model_no_longer_has_are_named():
+    # three revolute joints folded into a spherical one: the attributes of the three are not written, and said
+    text = """<robot name="r">
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="a1"/><link name="a2"/>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <joint name="x" type="continuous"><parent link="a"/><child link="a1"/><axis xyz="1 0 0"/><dynamics damping="1" D="2"/></joint>
+  <joint name="y" type="continuous"><parent link="a1"/><child link="a2"/><axis xyz="0 1 0"/></joint>
+  <joint name="z" type="continuous"><parent link="a2"/><child link="b"/><axis xyz="0 0 1"/></joint>
+</robot>"""
+    model = load_model(text, "urdf", convert_three_revolute_joints_to_spherical=True)
+    assert len(model.joints) == 1
+    warnings: list[str] = []
+    export_model(model, "urdf", warnings=warnings)
+    assert any("attributes D of <dynamics> of joint 'x'" in w and "not written" in w for w in warnings), warnings

@@ -56,6 +56,16 @@ def test_piece_pull_and_whole_reads_agree_on_the_corpus(monkeypatch, path):
     _assert_alike(_all(monkeypatch, path.read_text()))
 
 
+def test_piece_pull_and_whole_reads_keep_the_same_unread_attributes(monkeypatch):
+    from test_urdf_roundtrip_document import ODD_DOC
+
+    results = _all(monkeypatch, ODD_DOC, piece=120)
+    # one per element: 4 in each of the 4 inertials, 29 elsewhere (k=5..27, robot, link a, the joint, its limit,
+    # dynamics and mimic)
+    assert sum(e.attributes for e in results[0][0].extensions) == 4 * 4 + 29
+    _assert_alike(results)
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_piece_pull_and_whole_reads_refuse_alike(monkeypatch, name):
     text, _ = CASES[name]

@@ -21,7 +21,7 @@ from collections import Counter
 
 from .._record import Record, record
 from ..errors import ModelError
-from ..model.model import Mesh, Model
+from ..model.model import Extension, Mesh, Model
 from .base import Diagnostics, ExportOptions
 from .packages import enclosing, find_model_dir, find_package, package_name, searched_for_packages
 
@@ -168,25 +168,40 @@ TRANSLATED: dict[str, set[tuple[str, str, str | None]]] = {"sdf": {("urdf", "gaz
 
 
 def report_lost_extensions(model: Model, fmt: str, diag: Diagnostics) -> None:
-    """One warning naming the source elements (model.extensions) that `fmt` cannot hold, and how many.
+    """One warning naming the source elements and attributes (model.extensions) that `fmt` cannot hold, and
+    how many.
 
     Only the exporter of the format they were read from writes them back.  A URDF's global
     `<material>` table is not counted: its colours are on the shapes that use them.
     """
     lost = Counter(
-        (e.format, e.tag if e.owner_kind is None else f"{e.tag}> in <{e.owner_kind}")
+        (e.format, _lost_name(e))
         for e in model.extensions
-        if e.format != fmt and not (e.tag == "material" and e.owner_kind is None)
+        if e.format != fmt and not (e.tag == "material" and e.owner_kind is None and not e.attributes)
         and (e.format, e.tag, e.owner_kind) not in TRANSLATED.get(fmt, ())
     )
     if not lost:
         return
     by_format: dict[str, list[str]] = {}
-    for (source, tag), n in sorted(lost.items(), key=lambda kv: (-kv[1], kv[0])):
-        by_format.setdefault(source, []).append(f"{n} <{tag}>")
-    parts = [f"{sum(lost.values())} {source.upper()} element(s) that {fmt} cannot hold are not written: "
-             + ", ".join(items) for source, items in by_format.items()]
+    for (source, (what, where)), n in sorted(lost.items(), key=lambda kv: (-kv[1], kv[0])):
+        by_format.setdefault(source, []).append(f"{what} {n} <{where}" if what else f"{n} <{where}")
+    parts = [f"{sum(n for (s, _), n in lost.items() if s == source)} {source.upper()} element(s) or attribute(s) "
+             f"that {fmt} cannot hold are not written: " + ", ".join(items) for source, items in by_format.items()]
     diag.warn("; ".join(parts))
+
+
+def _lost_name(e: Extension) -> tuple[str, str]:
+    """("", "tag> in <material> in <visual>") for an element, ("attribute(s) a, b of", "tag> in <joint>")
+    for attributes: the warning counts alike ones."""
+    inside = e.path[:-1] if e.attributes else e.path  # the elements around it, below the owner
+    where = "".join(f" in <{t}>" for t in reversed(inside))
+    if e.owner_kind is not None and not (e.attributes and not e.path):  # (else they are the owner's own)
+        where += f" in <{e.owner_kind}>"
+    if not e.attributes:
+        return "", f"{e.tag}>{where}"
+    from .xmlutil import fragment  # (lxml: not imported by every exporter)
+
+    return f"attribute(s) {', '.join(fragment(e.xml).keys())} of", f"{e.tag}>{where}"
 
 
 __all__ = ["STYLES", "report_lost_extensions", "rewrite_mesh_uris"]

@@ -39,7 +39,7 @@ from ..model.model import (
 from ..model.transforms import IDENTITY, inverse, rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_rows, unit_vector
 from .base import Diagnostics, LoadOptions
 from .numbers import MAX_NUMBER_CHARS
-from .xmlutil import XmlReader, XmlStream, first_children
+from .xmlutil import XmlReader, XmlStream, find_child, first_children
 
 _JOINT_TYPES = {
     "fixed": JointType.FIXED,
@@ -70,10 +70,19 @@ class _UrdfReader(XmlReader):
         # 512, tiago_dual: 1,038 of 1,187): "0 0 0", a mesh scale, an axis.  A lookup is a tenth of a
         # conversion; the values are tuples, so no reader can change one that another shares.
         self._vec3: dict[str, Vec3] = {}
+        # set where an element the model reads has an attribute it does not (Franka's <dynamics D= K=>, a
+        # <link type=>) or a child it does not: the caller then keeps them (_read_extensions) and sets it back
+        self.odd = False
+
+    def other_attributes(self, el: etree._Element) -> None:
+        self.odd = True
 
     def vec3_attr(self, el: etree._Element, attr: str, default: Vec3 | None) -> Vec3:
         """Three numbers; a missing attribute is `default`, or refused when that is None."""
-        raw = el.get(attr)
+        return self.vec3(el, el.get(attr), attr, default)
+
+    def vec3(self, el: etree._Element, raw: str | None, attr: str, default: Vec3 | None) -> Vec3:
+        """vec3_attr of the attribute's value `raw`."""
         if raw is None:
             if default is None:
                 raise self.error(el, f"missing required attribute '{attr}'")
@@ -99,7 +108,23 @@ class _UrdfReader(XmlReader):
 
     def origin_numbers(self, el: etree._Element) -> tuple[float, ...]:
         """xyz then rpy of an <origin> (joints, shapes, inertials), refused here if bad."""
-        return self.vec3_attr(el, "xyz", _ZERO3) + self.vec3_attr(el, "rpy", _ZERO3)
+        a = el.items()  # the names with the values: as cheap as two gets, and any other attribute is seen
+        if len(a) == 2:  # as most files write it, in either order (iCub: xyz rpy, xacro's output: rpy xyz)
+            (k0, v0), (k1, v1) = a
+            if k0 == "xyz" and k1 == "rpy":
+                xyz, rpy = v0, v1
+            elif k0 == "rpy" and k1 == "xyz":
+                xyz, rpy = v1, v0
+            else:
+                xyz, rpy = el.get("xyz"), el.get("rpy")
+                self.odd = True
+        else:
+            xyz, rpy = el.get("xyz"), el.get("rpy")
+            if len(a) > (xyz is not None) + (rpy is not None):
+                self.odd = True
+        if len(el):  # a child (or a comment: then _read_extensions finds nothing)
+            self.odd = True
+        return self.vec3(el, xyz, "xyz", _ZERO3) + self.vec3(el, rpy, "rpy", _ZERO3)
 
     def origin(self, parent: etree._Element) -> np.ndarray:
         return self.pose(first_children(parent).get("origin"))
@@ -217,7 +242,10 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
         raise r.error(root, f"the root element is <{root.tag}>, a URDF file needs <robot>")
     if namespaced:
         _refuse_xacro(r, root, recursive=False)
-    model = Model(name=(root.get("name") or "").strip() or "robot")
+    robot_name = root.get("name")
+    model = Model(name=(robot_name or "").strip() or "robot")
+    if len(root.attrib) > (robot_name is not None):  # a version=, a tool's own
+        model.extensions += _read_extensions(root, None, None, _READ["robot"], diag)
     lines: dict[str, int] = {}
     model.metadata["lines"] = lines
     materials: dict[str, Material] = {}
@@ -240,7 +268,11 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
             link_lines[name] = el.sourceline
             model.links[name], inertial_line, plain = _link(r, el, name, materials, unresolved, diag, numbers)
             lines[f"link '{name}'"] = inertial_line or el.sourceline
-            items.append(("link", name, _NONE if plain else _link_extensions(el, name, diag)))
+            if plain and not r.odd:
+                items.append(("link", name, _NONE))
+            else:
+                items.append(("link", name, _link_extensions(el, name, diag, r.odd)))
+                r.odd = False
         elif tag == "joint":
             name = r.required(el, "name")
             key = f"joint '{name}'"
@@ -250,7 +282,14 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
             joint, known = _joint(r, el, name, model.links, ends, floating, diag, numbers)
             if joint is not None:
                 model.joints[name] = joint
-            items.append(("joint", name, _NONE if known is None else _inner_extensions(el, "joint", name, known, diag)))
+            if r.odd:  # attributes the model does not read: a look at everything
+                r.odd = False
+                read = _READ["fixed" if (el.get("type") or "").strip() == "fixed" else "joint"]
+                items.append(("joint", name, _read_extensions(el, "joint", name, read, diag)))
+            elif known is not None:  # only children (a fixed joint's <dynamics>: most of iCub's joints)
+                items.append(("joint", name, _inner_extensions(el, "joint", name, known, diag)))
+            else:
+                items.append(("joint", name, _NONE))
         elif tag == "sensor":
             # a sensor of a type the model has is in the model once read (or the load fails): only the others
             # are kept as XML, serialised before `keep` moves them out of the document (which changes their
@@ -264,6 +303,7 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
         else:
             if tag == "material":
                 materials[r.required(el, "name")] = _material(r, el, {})
+                r.odd = False  # kept whole, as XML
             items.append(("xml", _tag(el), _xml(el)))
     if not model.links:
         raise r.error(root, "the robot has no <link>")
@@ -322,6 +362,63 @@ _LINK_SENSOR_KNOWN = frozenset(("parent", "origin"))
 # a repeat is said and dropped (else it would vanish from an export unannounced).
 _REPEATABLE = frozenset(("visual", "collision"))
 _NONE: list[Extension] = []  # shared, never appended to: what an element without pass-through elements has
+_ORIGIN_ATTRS = frozenset(("xyz", "rpy"))
+_INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+_Read = dict[tuple[str, ...], tuple[frozenset[str], frozenset[str] | None]]
+_LEAF: frozenset[str] = frozenset()  # the children of an element holding values only: none is read
+_FIXED_JOINT_READ: _Read = {
+    (): (frozenset(("name", "type")), _FIXED_KNOWN),
+    ("origin",): (_ORIGIN_ATTRS, _LEAF),
+    ("parent",): (frozenset(("link",)), _LEAF),
+    ("child",): (frozenset(("link",)), _LEAF),
+}
+# What the model reads of an element and of those below it, by the path of tags from it (the first child of
+# each tag, as readers take it): the attributes, and the children (None: not looked at here; the robot's are
+# _extensions', a <geometry> has one shape element or is refused).  Anything else is kept by _read_extensions.
+_READ: dict[str, _Read] = {
+    "robot": {(): (frozenset(("name",)), None)},  # its children: _extensions
+    "link": {(): (frozenset(("name",)), _LINK_KNOWN)},
+    "inertial": {
+        (): (frozenset(), _INERTIAL_KNOWN),
+        ("origin",): (_ORIGIN_ATTRS, _LEAF),
+        ("mass",): (frozenset(("value",)), _LEAF),
+        ("inertia",): (frozenset(_INERTIA_ATTRS), _LEAF),
+    },
+    "shape": {
+        (): (frozenset(("name",)), _SHAPE_KNOWN),
+        ("origin",): (_ORIGIN_ATTRS, _LEAF),
+        ("geometry",): (frozenset(), None),  # one shape element (else refused)
+        ("geometry", "mesh"): (frozenset(("filename", "scale")), _LEAF),
+        ("geometry", "box"): (frozenset(("size",)), _LEAF),
+        ("geometry", "cylinder"): (frozenset(("radius", "length")), _LEAF),
+        ("geometry", "sphere"): (frozenset(("radius",)), _LEAF),
+        ("material",): (frozenset(("name",)), frozenset(("color", "texture"))),
+        ("material", "color"): (frozenset(("rgba",)), _LEAF),
+        ("material", "texture"): (frozenset(("filename",)), _LEAF),
+    },
+    "fixed": _FIXED_JOINT_READ,
+    "joint": {
+        **_FIXED_JOINT_READ,
+        (): (frozenset(("name", "type")), _JOINT_KNOWN),
+        ("axis",): (frozenset(("xyz",)), _LEAF),
+        ("limit",): (frozenset(("lower", "upper", "effort", "velocity")), _LEAF),
+        ("dynamics",): (frozenset(("damping", "friction")), _LEAF),
+        ("mimic",): (frozenset(("joint", "multiplier", "offset")), _LEAF),
+    },
+    "link sensor": {
+        (): (frozenset(("name", "type")), _LINK_SENSOR_KNOWN),
+        ("parent",): (frozenset(("link",)), _LEAF),
+        ("origin",): (_ORIGIN_ATTRS, _LEAF),
+    },
+    "force_torque": {
+        (): (frozenset(("name", "type")), _FT_SENSOR_KNOWN),
+        ("parent",): (frozenset(("joint",)), _LEAF),
+        ("origin",): (_ORIGIN_ATTRS, _LEAF),
+        ("force_torque",): (frozenset(), frozenset(("frame", "measure_direction"))),
+        ("force_torque", "frame"): (frozenset(), _LEAF),
+        ("force_torque", "measure_direction"): (frozenset(), _LEAF),
+    },
+}
 
 
 def _tag(el: etree._Element) -> str:
@@ -357,17 +454,53 @@ def _extensions(items: list[tuple], model: Model, sensor_extensions: dict[str, l
         prev = ("extension", len(model.extensions) - 1)
 
 
-def _link_extensions(el: etree._Element, name: str, diag: Diagnostics) -> list[Extension]:
+def _link_extensions(el: etree._Element, name: str, diag: Diagnostics, attributes: bool) -> list[Extension]:
     """Those of a link that has some (_link said so), of its first <inertial> and of its shapes, of which
-    most have none."""
-    out = _inner_extensions(el, "link", name, _LINK_KNOWN, diag) if _has_extensions(el, _LINK_KNOWN) else []
+    most have none; with `attributes` (r.odd), attributes and what is below the shapes' children too."""
+    if attributes:
+        out = _read_extensions(el, "link", name, _READ["link"], diag)
+    else:
+        out = _inner_extensions(el, "link", name, _LINK_KNOWN, diag) if _has_extensions(el, _LINK_KNOWN) else []
     inertial = next((c for c in el if c.tag == "inertial"), None)  # the one read: a repeat is the link's
-    if inertial is not None and _has_extensions(inertial, _INERTIAL_KNOWN):
-        out += _inner_extensions(inertial, "inertial", name, _INERTIAL_KNOWN, diag)
+    if inertial is not None:
+        if attributes:
+            out += _read_extensions(inertial, "inertial", name, _READ["inertial"], diag)
+        elif _has_extensions(inertial, _INERTIAL_KNOWN):
+            out += _inner_extensions(inertial, "inertial", name, _INERTIAL_KNOWN, diag)
     for kind in ("visual", "collision"):
         for i, shape in enumerate(c for c in el if c.tag == kind):
-            if _has_extensions(shape, _SHAPE_KNOWN):
+            if attributes:
+                out += _read_extensions(shape, kind, name, _READ["shape"], diag, i)
+            elif _has_extensions(shape, _SHAPE_KNOWN):
                 out += _inner_extensions(shape, kind, name, _SHAPE_KNOWN, diag, i)
+    return out
+
+
+def _read_extensions(el: etree._Element, kind: str | None, owner: str | None, read: _Read, diag: Diagnostics,
+                     index: int | None = None) -> list[Extension]:
+    """What `el` and the elements read below it have that the model does not read (`read`): attributes, and
+    children where `read` names those it reads.  Only called for the few elements the readers found to have
+    some (`_UrdfReader.odd`, a `plain` or `known` of theirs)."""
+    out: list[Extension] = []
+    for path, (attrs, children) in read.items():
+        target: etree._Element | None = el
+        for tag in path:
+            target = find_child(target, tag)
+            if target is None:
+                break
+        if target is None:
+            continue
+        extra = {k: v for k, v in target.items() if k not in attrs}
+        if extra:
+            tag = _tag(target)
+            # with the prefixes of their namespaces, which the exporter keeps where it can (only those: the ones
+            # in scope differ between a document read whole and one read in pieces)
+            used = {k[1:k.index("}")] for k in extra if k[0] == "{"}
+            nsmap = {p: uri for p, uri in target.nsmap.items() if uri in used} if used else None
+            holder = etree.Element(target.tag, extra, nsmap=nsmap)
+            out.append(Extension("urdf", tag, _xml(holder), kind, owner, None, index, path, attributes=True))
+        if children is not None and _has_extensions(target, children):
+            out += _inner_extensions(target, kind or "robot", owner or "", children, diag, index, path)
     return out
 
 
@@ -383,9 +516,10 @@ def _has_extensions(el: etree._Element, known: frozenset[str]) -> bool:
 
 
 def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozenset[str], diag: Diagnostics,
-                      index: int | None = None) -> list[Extension]:
+                      index: int | None = None, path: tuple[str, ...] = ()) -> list[Extension]:
     """The children of `el` not in `known`, which the caller found it has (a joint: _joint's loop over its
-    children), or a repeat of one read once, which is said here and not kept."""
+    children), or a repeat of one read once, which is said here and not kept.  `el` is at `path` below the
+    owner `kind` `owner` (Extension.path)."""
     out: list[Extension] = []
     seen: dict[str, int] = {}
     prev: tuple[str, str | int] | None = None
@@ -397,7 +531,7 @@ def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozense
             tag = _tag(child)
         n = seen[tag] = seen.get(tag, -1) + 1
         if tag not in known:
-            out.append(Extension("urdf", tag, _xml(child), kind, owner, prev, index))
+            out.append(Extension("urdf", tag, _xml(child), kind, owner, prev, index, path))
         elif n and tag not in _REPEATABLE:
             # not kept: written back, it would be read instead of the first where an exporter omits that one
             # (an identity <origin>)
@@ -407,6 +541,8 @@ def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozense
                 where = f"<{kind}> {index} of link '{owner}'"
             else:
                 where = f"{kind} '{owner}'"
+            if path:
+                where = f"the <{path[-1]}> of {where}"
             diag.warn(f"line {child.sourceline}: <{tag}> repeated in {where}: only the first is read, as URDF "
                       "readers do; the repeat is dropped")
         prev = (tag, n)
@@ -423,8 +559,19 @@ def _material(r: _UrdfReader, el: etree._Element, known: dict[str, Material]) ->
             color_el = child
         elif tag == "texture" and tex_el is None:
             tex_el = child
-    color = r.floats_attr(color_el, "rgba", 4) if color_el is not None else None
-    texture = tex_el.get("filename") if tex_el is not None else None
+        else:
+            r.odd = True  # another element or a repeat: _read_extensions
+    color = texture = None
+    if color_el is not None:
+        color = r.floats_attr(color_el, "rgba", 4)
+        if len(color_el.attrib) != 1 or len(color_el):
+            r.odd = True
+    if tex_el is not None:
+        texture = tex_el.get("filename")
+        if len(tex_el.attrib) > (texture is not None) or len(tex_el):
+            r.odd = True
+    if len(el.attrib) > (name is not None):
+        r.odd = True
     if color is None and texture is None and name in known:
         ref = known[name]
         return Material(name, None if ref.color is None else ref.color.copy(), ref.texture)
@@ -446,7 +593,8 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
           unresolved: list[tuple[Shape, int]], diag: Diagnostics,
           numbers: _Numbers) -> tuple[Link, int | None, bool]:
     """The link, the line of its <inertial> (where inertia errors found later point), and whether it
-    and its shapes have only children the model reads (else _link_extensions keeps the others).
+    and its shapes have only children the model reads (else _link_extensions keeps the others, as it
+    does where r.odd is set: attributes the model does not read).
 
     Its numbers are read (and refused) here; the inertia itself is made by numbers.resolve()."""
     inertial = None
@@ -467,6 +615,8 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
                 (visuals if tag == "visual" else collisions).append(shape)
         else:
             plain = False
+    if len(el.attrib) != 1:  # name= only
+        r.odd = True
     link = assemble(Link, name=name, inertia=None, visuals=visuals, collisions=collisions)  # numbers.resolve()
     numbers.links.append(link)
     if inertial is None:
@@ -474,7 +624,14 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
         return link, None, plain
     mass_el, i_el, origin_el, inertial_plain = _first3(inertial, "mass", "inertia", "origin")
     plain = plain and inertial_plain
-    mass = r.float_attr(mass_el, "value") if mass_el is not None else 0.0
+    if len(inertial.attrib):
+        r.odd = True
+    if mass_el is not None:
+        mass = r.float_attr(mass_el, "value")
+        if len(mass_el.attrib) != 1 or len(mass_el):
+            r.odd = True
+    else:
+        mass = 0.0
     values = numbers.inertial
     values.append(mass)
     if origin_el is not None:
@@ -482,7 +639,9 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
     else:
         values.extend(_ZERO6)
     if i_el is not None:
-        values.extend(r.float_attrs(i_el, _INERTIA_ATTRS, 0.0))
+        values.extend(r.float_attrs(i_el, _INERTIA_ATTRS, 0.0))  # (other attributes: r.other_attributes)
+        if len(i_el):
+            r.odd = True
     else:
         values.extend(_ZERO6)
     return link, inertial.sourceline, plain
@@ -510,7 +669,6 @@ def _first3(el: etree._Element, a: str, b: str, c: str) -> tuple[etree._Element 
 _ZERO6 = (0.0,) * 6
 _X_AXIS = (1.0, 0.0, 0.0)
 _ONES = (1.0, 1.0, 1.0)
-_INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _NO_INERTIAL = (0.0,) * 13
 
 
@@ -533,6 +691,8 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
     name = el.get("name")
     kind = g.tag
     shape: Shape
+    # attributes of the shape element besides those read, or a child of it: kept by _read_extensions
+    n = len(g.attrib)
     if kind == "mesh":
         filename = r.required(g, "filename")
         scale = g.get("scale")
@@ -540,17 +700,21 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
             s = r.float_attr(g, "scale")
             sc = np.array([s, s, s])
         else:
-            sc = np.array(r.vec3_attr(g, "scale", _ONES))
+            sc = np.array(r.vec3(g, scale, "scale", _ONES))
+        n -= scale is not None
         shape = assemble(Mesh, link_H_geometry=None, name=name, filename=filename, scale=sc)
     elif kind == "box":
         shape = assemble(Box, link_H_geometry=None, name=name, size=np.array(r.vec3_attr(g, "size", None)))
     elif kind == "cylinder":
         shape = Cylinder(None, name, radius=r.float_attr(g, "radius"), length=r.float_attr(g, "length"))
+        n -= 1
     elif kind == "sphere":
         shape = Sphere(None, name, radius=r.float_attr(g, "radius"))
     else:
         diag.warn(f"line {g.sourceline}: <{el.tag}> geometry <{kind}> is not supported and was ignored")
         return None, plain
+    if n != 1 or len(g) or len(geo.attrib) or len(el.attrib) > (name is not None):
+        r.odd = True
     numbers.pose(origin, shape)  # link_H_geometry: numbers.resolve()
     if mat_el is not None:
         material = shape.material = _material(r, mat_el, materials)
@@ -562,9 +726,10 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
 # -- joints --------------------------------------------------------------------------------
 def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: list, floating: list,
            diag: Diagnostics, numbers: _Numbers) -> tuple[Joint | None, frozenset[str] | None]:
-    """The joint, and None when every child is one the model reads, else the tags it reads (for
-    _inner_extensions); links not read yet are checked once every link is known (`ends`), a
-    floating joint is left to _drop_floating_root (`floating`)."""
+    """The joint (None: a floating one, left to _drop_floating_root with `floating`), and None when every
+    child is one the model reads, else the tags it reads (for _inner_extensions).  r.odd is set where an
+    element has attributes the model does not read (for _read_extensions).  Links not read yet are checked
+    once every link is known (`ends`)."""
     type_name = (el.get("type") or "").strip()
     # the first child of each tag (what find gives), in one loop: a third cheaper than _first's dict
     origin_el = parent_el = child_el = axis_el = lim_el = dyn_el = mimic_el = None
@@ -599,6 +764,9 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
         raise r.error(el, "a joint needs <parent link=...> and <child link=...>")
     parent = r.required(parent_el, "link")
     child = r.required(child_el, "link")
+    # name and type, and the links' names: anything else is kept
+    if len(el.attrib) != 2 or len(parent_el.attrib) != 1 or len(child_el.attrib) != 1 or len(parent_el) or len(child_el):
+        r.odd = True
     # the link's own name object where the link is known (a 100,000-link model would hold 200,000 copies)
     link = links.get(parent)
     if link is None:
@@ -631,7 +799,13 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
         return joint, known
     if jtype is JointType.FIXED:
         return joint, known
-    axis = r.vec3_attr(axis_el, "xyz", _X_AXIS) if axis_el is not None else _X_AXIS
+    if axis_el is not None:
+        raw = axis_el.get("xyz")
+        if len(axis_el.attrib) > (raw is not None) or len(axis_el):
+            r.odd = True
+        axis = r.vec3(axis_el, raw, "xyz", _X_AXIS)
+    else:
+        axis = _X_AXIS
     x, y, z = axis
     # made a unit vector with all others in numbers.resolve(); one too short for that to be sure of
     # (under 1e-10) is tried on its own, so that a zero axis is refused here, with its line
@@ -641,24 +815,35 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     numbers.moving.append(joint)
     lim = joint.limits
     if lim_el is not None:
+        lower, upper, effort, velocity = (lim_el.get("lower"), lim_el.get("upper"), lim_el.get("effort"),
+                                          lim_el.get("velocity"))
+        if (len(lim_el.attrib) > (lower is not None) + (upper is not None) + (effort is not None) + (velocity is not None)
+                or len(lim_el)):
+            r.odd = True
         if type_name != "continuous":
             lim.has_position_limits = True
-            lim.min_position = r.float_attr(lim_el, "lower", 0.0)
-            lim.max_position = r.float_attr(lim_el, "upper", 0.0)
+            lim.min_position = r.float_value(lim_el, lower, "lower", 0.0)
+            lim.max_position = r.float_value(lim_el, upper, "upper", 0.0)
             if lim.min_position > lim.max_position:
                 raise r.error(lim_el, f"lower limit {lim.min_position} is above upper limit {lim.max_position}")
-        if lim_el.get("effort") is not None:
-            lim.has_effort_limit, lim.effort_limit = True, r.float_attr(lim_el, "effort")
-        if lim_el.get("velocity") is not None:
-            lim.has_velocity_limit, lim.velocity_limit = True, r.float_attr(lim_el, "velocity")
+        if effort is not None:
+            lim.has_effort_limit, lim.effort_limit = True, r.float_value(lim_el, effort, "effort")
+        if velocity is not None:
+            lim.has_velocity_limit, lim.velocity_limit = True, r.float_value(lim_el, velocity, "velocity")
     elif type_name != "continuous":
         diag.warn(f"line {el.sourceline}: {type_name} joint '{name}' has no <limit> (URDF requires one)")
     if dyn_el is not None:
-        joint.dynamics = Dynamics(r.float_attr(dyn_el, "damping", 0.0), r.float_attr(dyn_el, "friction", 0.0))
+        damping, friction = dyn_el.get("damping"), dyn_el.get("friction")
+        if len(dyn_el.attrib) > (damping is not None) + (friction is not None) or len(dyn_el):
+            r.odd = True
+        joint.dynamics = Dynamics(r.float_value(dyn_el, damping, "damping", 0.0),
+                                  r.float_value(dyn_el, friction, "friction", 0.0))
     if mimic_el is not None:
-        joint.mimic = Mimic(
-            r.required(mimic_el, "joint"), r.float_attr(mimic_el, "multiplier", 1.0), r.float_attr(mimic_el, "offset", 0.0)
-        )
+        multiplier, offset = mimic_el.get("multiplier"), mimic_el.get("offset")
+        if len(mimic_el.attrib) > 1 + (multiplier is not None) + (offset is not None) or len(mimic_el):  # (joint= is required)
+            r.odd = True
+        joint.mimic = Mimic(r.required(mimic_el, "joint"), r.float_value(mimic_el, multiplier, "multiplier", 1.0),
+                            r.float_value(mimic_el, offset, "offset", 0.0))
     return joint, known
 
 
@@ -772,7 +957,10 @@ def _sensors(r: _UrdfReader, elements: list[etree._Element], model: Model,
             model.sensors[name] = _ft_sensor(r, el, name, model, diag)
         elif stype in _SENSOR_TYPES:
             k = first_children(el)
-            link = _sensor_parent(r, el, k.get("parent"), "link")
+            parent_el = k.get("parent")
+            link = _sensor_parent(r, el, parent_el, "link")
+            if len(el.attrib) != 2 or len(parent_el.attrib) != 1 or len(parent_el):  # name, type; link
+                r.odd = True
             origin_el = k.get("origin")
             if origin_el is not None:
                 origins.extend(r.origin_numbers(origin_el))
@@ -790,9 +978,10 @@ def _sensors(r: _UrdfReader, elements: list[etree._Element], model: Model,
                 "(force_torque, accelerometer, gyroscope): it is not in the model (kept as XML for URDF export)"
             )
             continue
-        known = _FT_SENSOR_KNOWN if stype == "force_torque" else _LINK_SENSOR_KNOWN
-        if _has_extensions(el, known):
-            inner[name] = _inner_extensions(el, "sensor", name, known, diag)
+        if r.odd or _has_extensions(el, _FT_SENSOR_KNOWN if stype == "force_torque" else _LINK_SENSOR_KNOWN):
+            r.odd = False
+            inner[name] = _read_extensions(el, "sensor", name, _READ["force_torque" if stype == "force_torque"
+                                                                     else "link sensor"], diag)
     if placed:
         v = np.frombuffer(origins).reshape(-1, 6)
         poses = iter(rpy_xyz_to_transforms(v[:, 3:], v[:, :3]))
@@ -815,6 +1004,8 @@ def _sensor_parent(r: _UrdfReader, el: etree._Element, parent: etree._Element | 
 def _ft_sensor(r: _UrdfReader, el, name: str, model: Model, diag: Diagnostics) -> ForceTorqueSensor:
     parent_el = el.find("parent")
     joint_name = _sensor_parent(r, el, parent_el, "joint")
+    if len(el.attrib) != 2 or len(parent_el.attrib) != 1 or len(parent_el):  # name, type; joint
+        r.odd = True
     joint = model.joints.get(joint_name)
     if joint is None:
         hint = ""
@@ -829,6 +1020,11 @@ def _ft_sensor(r: _UrdfReader, el, name: str, model: Model, diag: Diagnostics) -
                   "measure_direction 'child_to_parent'")
     else:
         f_el, d_el = ft.find("frame"), ft.find("measure_direction")
+        # what the model reads of <force_torque>: no attribute, these two children (each without one)
+        if (len(ft.attrib) or len(ft) != (f_el is not None) + (d_el is not None)
+                or (f_el is not None and (len(f_el.attrib) or len(f_el)))
+                or (d_el is not None and (len(d_el.attrib) or len(d_el)))):
+            r.odd = True
         if f_el is not None:
             frame = r.text(f_el)
             if frame not in FT_FRAMES:

@@ -626,7 +626,10 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     base = model.default_base_link or tree.root
     if base != tree.root:
         raise ModelError(f"default base link '{base}' is not the root of the joint tree ('{tree.root}')")
-    root = etree.Element("robot", name=model.name or "robot")
+    # the namespaces the source's robot element declared, where it has attributes of its own (kept in an Extension)
+    nsmap = next((_safe_element(e.xml).nsmap for e in model.extensions
+                  if e.attributes and e.owner_kind is None and e.format == "urdf"), None)
+    root = etree.Element("robot", name=model.name or "robot", nsmap=nsmap)
     writable = {
         s.name
         for s in model.sensors.values()
@@ -736,7 +739,7 @@ def _write_extensions(root: etree._Element, extensions: list[Extension],
         if ext.format != "urdf":
             continue
         el = _safe_element(ext.xml)
-        if ext.owner_kind is None:
+        if ext.owner_kind is None and not ext.attributes:
             parent, anchor = root, None
             if ext.after is not None:
                 tag, key = ext.after
@@ -744,15 +747,23 @@ def _write_extensions(root: etree._Element, extensions: list[Extension],
             _place(root, el, anchor, last)
             placed[index] = el
             continue
-        owner_kind = ext.owner_kind if ext.owner_kind in ("joint", "sensor") else "link"  # (shapes' and inertials')
-        parent = written.get((owner_kind, ext.owner or ""))
-        if parent is not None and ext.owner_kind in ("visual", "collision"):
-            shapes = parent.findall(ext.owner_kind)
-            parent = shapes[ext.index] if ext.index is not None and ext.index < len(shapes) else None
-        elif parent is not None and ext.owner_kind == "inertial":
-            parent = parent.find("inertial")  # none for a link written without mass: reported below
+        parent = root if ext.owner_kind is None else _owner_element(ext, written)
+        for tag in ext.path:
+            if parent is None:
+                break
+            child = next((c for c in parent.iterchildren(tag)), None)
+            if child is None and tag == "origin":  # an identity <origin> is not written: these attributes need one
+                child = etree.Element("origin")
+                parent.insert(0, child)
+            parent = child
         if parent is None:
-            orphans.append(f"<{ext.tag}> of {ext.owner_kind} '{ext.owner}'")
+            what = f"attributes {', '.join(el.keys())} of <{ext.tag}>" if ext.attributes else f"<{ext.tag}>"
+            orphans.append(f"{what} of {ext.owner_kind} '{ext.owner}'")
+            continue
+        if ext.attributes:
+            for key, value in el.items():
+                if parent.get(key) is None:  # never one the exporter wrote (the reader keeps only unread ones)
+                    parent.set(key, value)
             continue
         anchor = None
         if ext.after is not None:
@@ -762,8 +773,20 @@ def _write_extensions(root: etree._Element, extensions: list[Extension],
         _place(parent, el, anchor, last)
     if orphans:
         shown = ", ".join(orphans[:6]) + (f" and {len(orphans) - 6} more" if len(orphans) > 6 else "")
-        diag.warn(f"{len(orphans)} pass-through element(s) of links or joints the model no longer has were not "
-                  f"written: {shown}")
+        diag.warn(f"{len(orphans)} pass-through element(s) or attribute(s) of links or joints the model no longer "
+                  f"has were not written: {shown}")
+
+
+def _owner_element(ext: Extension, written: dict[tuple[str, str], etree._Element]) -> etree._Element | None:
+    """The element written for the link, joint, sensor, shape or inertial holding `ext` (None: not written)."""
+    owner_kind = ext.owner_kind if ext.owner_kind in ("joint", "sensor") else "link"  # (shapes' and inertials')
+    parent = written.get((owner_kind, ext.owner or ""))
+    if parent is not None and ext.owner_kind in ("visual", "collision"):
+        shapes = parent.findall(ext.owner_kind)
+        parent = shapes[ext.index] if ext.index is not None and ext.index < len(shapes) else None
+    elif parent is not None and ext.owner_kind == "inertial":
+        parent = parent.find("inertial")  # none for a link written without mass: reported by the caller
+    return parent
 
 
 def _place(parent: etree._Element, el: etree._Element, anchor: etree._Element | None,

@@ -195,7 +195,7 @@ class XmlStream:
     def __init__(self, text: str | bytes, source: str | None = None, tags: tuple[str, ...] | None = None) -> None:
         self.source = source
         self.kept: list[etree._Element] = []
-        self._holder = etree.Element("kept")
+        self._holder: etree._Element | None = None
         self._data = _document(text, source)
         self._tags = tags
         self._read = False
@@ -265,6 +265,9 @@ class XmlStream:
         A document parsed whole stays whole until the stream goes; a streamed one drops each element
         read, so `el` is moved out of it first (under an element of its own)."""
         if not self._whole:
+            if self._holder is None:  # declaring the root's prefixes, so that `el` serialises as it would in place
+                nsmap = {p: uri for p, uri in self.root.nsmap.items() if p is not None}
+                self._holder = etree.Element("kept", nsmap=nsmap)
             self._holder.append(el)
         self.kept.append(el)
 
@@ -428,6 +431,11 @@ def _is_path(tag: str) -> bool:
     return "/" in tag or "[" in tag or tag[:1] in (".", "*") or "{*}" in tag
 
 
+def fragment(xml: str) -> etree._Element:
+    """An element this package serialised (a kept one, model.Extension), parsed as documents are."""
+    return etree.fromstring(xml, etree.XMLParser(**_PARSER_OPTIONS))
+
+
 def find_child(el: etree._Element, tag: str) -> etree._Element | None:
     """`el.find(tag)`: the first child element `tag`.  For a plain (or {namespace}) tag the children
     are compared in a loop, at under half the cost of find or iterchildren(tag), which both build a
@@ -470,6 +478,9 @@ class XmlReader:
         # each <pose> element's transform, once per document: SDF checks every value first, then its
         # frame graph reads the same poses again
         self.pose_transforms: dict[etree._Element, np.ndarray] = {}
+
+    def other_attributes(self, el: etree._Element) -> None:
+        """Called where `el` has attributes besides those read: a reader that keeps them (URDF) takes note."""
 
     def error(self, el: etree._Element | None, message: str) -> ModelError:
         if el is None:
@@ -535,7 +546,10 @@ class XmlReader:
         return self._floats(el, raw, f"attribute '{attr}'", n)
 
     def float_attr(self, el: etree._Element, attr: str, default: float | None = None) -> float:
-        raw = el.get(attr)
+        return self.float_value(el, el.get(attr), attr, default)
+
+    def float_value(self, el: etree._Element, raw: str | None, attr: str, default: float | None = None) -> float:
+        """float_attr of the attribute's value `raw` (None: not there), for a reader that has it already."""
         if raw is None:
             if default is None:
                 raise self.error(el, f"missing required attribute '{attr}'")
@@ -557,7 +571,12 @@ class XmlReader:
         all are present and plain: a URDF <inertia> has six, on every link."""
         keys = el.keys()
         # attributes written in the order asked (as exporters write an <inertia>) come in one lxml call
-        raw = el.values() if len(keys) == len(attrs) and tuple(keys) == attrs else [el.get(a) for a in attrs]
+        if len(keys) == len(attrs) and tuple(keys) == attrs:
+            raw = el.values()
+        else:
+            raw = [el.get(a) for a in attrs]
+            if len(keys) > len(attrs) - raw.count(None):
+                self.other_attributes(el)
         if None not in raw:
             joined = "".join(raw)  # the checks of float_attr's hot path, for all values at once
             if len(joined) <= MAX_NUMBER_CHARS and joined.isascii() and "_" not in joined:

@@ -345,6 +345,12 @@ class Extension(Record):
     controllers and simulation silently.  They are kept opaque (this package does not interpret
     them) and written back by the exporter of the same format, where they were: `owner` is the link
     or joint holding the element (None: the document root), `after` the sibling it followed.
+
+    Deeper in an element the model reads, `path` names the element holding this one by the tags leading
+    to it from the owner (the first child of each tag, the one readers take): an unknown child of a
+    shape's `<material>` is at ("material",).  Attributes the model has no field for, on an element it
+    reads (Franka's `<dynamics D= K=>`, a `<link type=>`), are kept too: `attributes` is then set, `xml`
+    is an empty element holding only them and `path` leads to the element they belong on.
     """
 
     format: str  # the format whose syntax `xml` is in ("urdf")
@@ -355,6 +361,8 @@ class Extension(Record):
     owner: str | None = None  # name of that link, joint or sensor (of the link, for an inertial, visual or collision)
     after: tuple[str, str | int] | None = None  # (tag, name or index among same-tag siblings) of the preceding sibling
     index: int | None = None  # for a visual or collision: which of the link's, in source order
+    path: tuple[str, ...] = ()  # the element inside the owner that holds it (see above)
+    attributes: bool = False  # `xml` holds attributes of the element at `path` (see above)
 
 
 @dataclass(frozen=True)
