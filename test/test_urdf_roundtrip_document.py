@@ -181,6 +181,8 @@ def view(root) -> dict:
         if el.tag == "sensor" and el.get("type") in SENSOR_TYPES:
             parent = el.find("parent")
             known = ("parent", "origin", "force_torque") if el.get("type") == "force_torque" else ("parent", "origin")
+            if (el.findtext("force_torque/frame") or "sensor").strip() != "sensor":
+                known = ("parent", "force_torque")  # the <origin> is ignored (iDynTree): it must come back as it was
             sensors[el.get("name")] = (el.get("type"), parent.get("link") or parent.get("joint"),
                                        (el.findtext("force_torque/measure_direction") or "").strip(), _others(el, known),
                                        _odd(el, "sensor"))
@@ -405,3 +407,31 @@ def test_attributes_of_a_joint_the_model_no_longer_has_are_named():
     warnings: list[str] = []
     export_model(model, "urdf", warnings=warnings)
     assert any("attributes D of <dynamics> of joint 'x'" in w and "not written" in w for w in warnings), warnings
+
+
+def test_the_ignored_origin_of_a_force_torque_sensor_in_a_link_frame_comes_back_unless_a_pose_replaces_it():
+    # iDynTree ignores the <origin> of a force/torque sensor in the child or parent frame (iCubGenova04 has four)
+    doc = """<robot name="r">
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <joint name="j" type="fixed"><origin xyz="0 0 1"/><parent link="a"/><child link="b"/></joint>
+  <sensor name="ft" type="force_torque"><parent joint="j"/>
+    <force_torque><frame>child</frame><measure_direction>child_to_parent</measure_direction></force_torque>
+    <origin xyz="0.5 0 0" rpy="0 0 1"/></sensor>
+</robot>"""
+    model = load_model(doc, "urdf")
+    sensor = model.sensors["ft"]
+    assert np.array_equal(sensor.second_link_H_sensor, np.eye(4))  # the origin is not the sensor's pose
+    out = etree.fromstring(export_model(model, "urdf").encode())
+    assert [etree.tostring(o, with_tail=False).decode() for o in out.find("sensor").findall("origin")] == [
+        '<origin xyz="0.5 0 0" rpy="0 0 1"/>']
+    # a pose of its own (the sensor moved) is written as frame 'sensor' with its <origin>: the old one is not
+    # written after it, where readers would skip it as a repeat, and the warning says so
+    sensor.second_link_H_sensor = np.array([[1.0, 0, 0, 0.25], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
+    sensor.first_link_H_sensor = model.joints["j"].rest_transform @ sensor.second_link_H_sensor
+    warnings: list[str] = []
+    out = etree.fromstring(export_model(model, "urdf", warnings=warnings).encode())
+    origins = out.find("sensor").findall("origin")
+    assert len(origins) == 1 and origins[0].get("xyz").split()[0] == "0.25"
+    assert out.findtext("sensor/force_torque/frame").strip() == "sensor"
+    assert any("<origin> of sensor 'ft' (its pose is written instead)" in w for w in warnings), warnings

@@ -419,6 +419,10 @@ _READ: dict[str, _Read] = {
         ("force_torque", "measure_direction"): (frozenset(), _LEAF),
     },
 }
+# a force/torque sensor in its joint's child or parent frame reads no <origin> (iDynTree ignores it): one is kept
+_FT_ON_LINK_KNOWN = _FT_SENSOR_KNOWN - {"origin"}
+_READ["force_torque on a link"] = {path: ((attrs, _FT_ON_LINK_KNOWN) if not path else (attrs, children))
+                                   for path, (attrs, children) in _READ["force_torque"].items() if path != ("origin",)}
 
 
 def _tag(el: etree._Element) -> str:
@@ -978,10 +982,13 @@ def _sensors(r: _UrdfReader, elements: list[etree._Element], model: Model,
                 "(force_torque, accelerometer, gyroscope): it is not in the model (kept as XML for URDF export)"
             )
             continue
-        if r.odd or _has_extensions(el, _FT_SENSOR_KNOWN if stype == "force_torque" else _LINK_SENSOR_KNOWN):
+        if stype != "force_torque":
+            kind = "link sensor"
+        else:
+            kind = "force_torque" if model.sensors[name].frame == "sensor" else "force_torque on a link"
+        if r.odd or _has_extensions(el, _READ[kind][()][1]):
             r.odd = False
-            inner[name] = _read_extensions(el, "sensor", name, _READ["force_torque" if stype == "force_torque"
-                                                                     else "link sensor"], diag)
+            inner[name] = _read_extensions(el, "sensor", name, _READ[kind], diag)
     if placed:
         v = np.frombuffer(origins).reshape(-1, 6)
         poses = iter(rpy_xyz_to_transforms(v[:, 3:], v[:, :3]))

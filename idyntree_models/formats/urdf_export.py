@@ -765,6 +765,11 @@ def _write_extensions(root: etree._Element, extensions: list[Extension],
                 if parent.get(key) is None:  # never one the exporter wrote (the reader keeps only unread ones)
                     parent.set(key, value)
             continue
+        if el.tag == "origin" and parent.find("origin") is not None:
+            # the ignored <origin> of a force/torque sensor in a link frame, whose pose now needs an <origin> of
+            # its own: readers take the first
+            orphans.append(f"<origin> of {ext.owner_kind} '{ext.owner}' (its pose is written instead)")
+            continue
         anchor = None
         if ext.after is not None:
             tag, nth = ext.after
