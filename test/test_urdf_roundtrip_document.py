@@ -435,3 +435,55 @@ def test_the_ignored_origin_of_a_force_torque_sensor_in_a_link_frame_comes_back_
     assert len(origins) == 1 and origins[0].get("xyz").split()[0] == "0.25"
     assert out.findtext("sensor/force_torque/frame").strip() == "sensor"
     assert any("<origin> of sensor 'ft' (its pose is written instead)" in w for w in warnings), warnings
+
+
+def test_what_the_exporter_would_leave_out_is_made_again_for_what_belongs_in_it():
+    # a dropped shape (capsule) does not shift the others' numbers; an element the exporter omits (a massless
+    # link's <inertial>, a continuous joint's <limit> without effort, an empty <material>, a <texture> without
+    # file) is made again for its attributes; two pass-through <origin>s of a link both come back; a continuous
+    # joint's lower= and upper= (no limits of a continuous joint) come back; a namespaced attribute keeps its prefix
+    doc = """<robot name="r" xmlns:t="urn:tool">
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <visual k="0"><geometry><capsule radius="1" length="1"/></geometry></visual>
+    <visual name="v1"><geometry><box size="1 1 1"/></geometry><material k="1"/></visual>
+    <visual name="v2" k="2"><geometry><box size="1 1 1"/></geometry><material name="m"><texture k="3"/></material></visual>
+    <origin xyz="1 0 0"/><origin xyz="2 0 0"/></link>
+  <link name="b"><inertial k="4"><mass value="0"/></inertial></link>
+  <joint name="j" type="continuous" t:x="5"><parent link="a"/><child link="b"/><limit k="6" lower="-1" upper="1"/></joint>
+</robot>"""
+    warnings: list[str] = []
+    model = load_model(doc, "urdf", warnings=warnings)
+    assert "<visual> geometry <capsule> is not supported and was ignored" in warnings[0]
+    warnings = []
+    text = export_model(model, "urdf", warnings=warnings)
+    assert not warnings, warnings
+    out = etree.fromstring(text.encode())
+    visuals = out.find("link").findall("visual")
+    assert [(v.get("name"), v.get("k")) for v in visuals] == [("v1", None), ("v2", "2")]
+    assert visuals[0].find("material").get("k") == "1" and visuals[1].find("material/texture").get("k") == "3"
+    assert [o.get("xyz") for o in out.find("link").findall("origin")] == ["1 0 0", "2 0 0"]
+    assert out.find("link[@name='b']/inertial").get("k") == "4"
+    limit = out.find("joint/limit")
+    assert (limit.get("k"), limit.get("lower"), limit.get("upper")) == ("6", "-1", "1")
+    assert out.find("joint").get("{urn:tool}x") == "5" and "t:x=" in text
+    assert export_model(load_model(text, "urdf"), "urdf") == text
+
+
+def test_a_global_material_with_more_than_its_colour_is_named_by_formats_without_it():
+    doc = """<robot name="r"><material name="red" shine="1"><color rgba="1 0 0 1"/><script k="2"/></material>
+  <material name="blue"><color rgba="0 0 1 1"/></material>
+  <link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="red"/></visual></link></robot>"""
+    warnings: list[str] = []
+    export_model(load_model(doc, "urdf"), "sdf", warnings=warnings)
+    assert [w for w in warnings if "cannot hold" in w] == [
+        "1 URDF element(s) or attribute(s) that sdf cannot hold are not written: 1 <material>"]
+
+
+def test_a_mimic_of_a_spherical_joint_is_said_to_be_ignored():
+    doc = """<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/>
+  <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link><link name="c"/>
+  <joint name="k" type="revolute"><parent link="a"/><child link="c"/><limit lower="0" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="s" type="spherical"><parent link="a"/><child link="b"/><mimic joint="k"/></joint></robot>"""
+    warnings: list[str] = []
+    load_model(doc, "urdf", warnings=warnings)
+    assert any("<mimic> of spherical joint 's' is ignored" in w for w in warnings), warnings

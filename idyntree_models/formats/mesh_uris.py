@@ -172,12 +172,13 @@ def report_lost_extensions(model: Model, fmt: str, diag: Diagnostics) -> None:
     how many.
 
     Only the exporter of the format they were read from writes them back.  A URDF's global
-    `<material>` table is not counted: its colours are on the shapes that use them.
+    `<material>` table is not counted, its colours being on the shapes that use them, unless a material
+    has more than its name, colour and texture.
     """
     lost = Counter(
         (e.format, _lost_name(e))
         for e in model.extensions
-        if e.format != fmt and not (e.tag == "material" and e.owner_kind is None and not e.attributes)
+        if e.format != fmt and not (e.tag == "material" and e.owner_kind is None and _plain_material(e))
         and (e.format, e.tag, e.owner_kind) not in TRANSLATED.get(fmt, ())
     )
     if not lost:
@@ -188,6 +189,22 @@ def report_lost_extensions(model: Model, fmt: str, diag: Diagnostics) -> None:
     parts = [f"{sum(n for (s, _), n in lost.items() if s == source)} {source.upper()} element(s) or attribute(s) "
              f"that {fmt} cannot hold are not written: " + ", ".join(items) for source, items in by_format.items()]
     diag.warn("; ".join(parts))
+
+
+def _plain_material(e: Extension) -> bool:
+    """Whether a URDF's global <material> holds only what its shapes got (a name, an rgba colour, a texture file)."""
+    if e.attributes:
+        return False
+    from .xmlutil import fragment
+
+    el = fragment(e.xml)
+    if set(el.keys()) - {"name"}:
+        return False
+    return all(c.tag in _MATERIAL_CHILDREN and set(c.keys()) <= _MATERIAL_CHILDREN[c.tag] and not len(c)
+               for c in el)
+
+
+_MATERIAL_CHILDREN = {"color": {"rgba"}, "texture": {"filename"}}
 
 
 def _lost_name(e: Extension) -> tuple[str, str]:

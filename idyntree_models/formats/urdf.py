@@ -284,7 +284,8 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
                 model.joints[name] = joint
             if r.odd:  # attributes the model does not read: a look at everything
                 r.odd = False
-                read = _READ["fixed" if (el.get("type") or "").strip() == "fixed" else "joint"]
+                type_name = (el.get("type") or "").strip()
+                read = _READ[type_name if type_name in ("fixed", "continuous") else "joint"]
                 items.append(("joint", name, _read_extensions(el, "joint", name, read, diag)))
             elif known is not None:  # only children (a fixed joint's <dynamics>: most of iCub's joints)
                 items.append(("joint", name, _inner_extensions(el, "joint", name, known, diag)))
@@ -396,7 +397,7 @@ _READ: dict[str, _Read] = {
         ("material", "color"): (frozenset(("rgba",)), _LEAF),
         ("material", "texture"): (frozenset(("filename",)), _LEAF),
     },
-    "fixed": _FIXED_JOINT_READ,
+    "fixed": _FIXED_JOINT_READ,  # (also "continuous", below)
     "joint": {
         **_FIXED_JOINT_READ,
         (): (frozenset(("name", "type")), _JOINT_KNOWN),
@@ -419,6 +420,8 @@ _READ: dict[str, _Read] = {
         ("force_torque", "measure_direction"): (frozenset(), _LEAF),
     },
 }
+# a continuous joint has no position limits: a lower= or upper= of its <limit> is kept as the file's own
+_READ["continuous"] = {**_READ["joint"], ("limit",): (frozenset(("effort", "velocity")), _LEAF)}
 # a force/torque sensor in its joint's child or parent frame reads no <origin> (iDynTree ignores it): one is kept
 _FT_ON_LINK_KNOWN = _FT_SENSOR_KNOWN - {"origin"}
 _READ["force_torque on a link"] = {path: ((attrs, _FT_ON_LINK_KNOWN) if not path else (attrs, children))
@@ -472,12 +475,23 @@ def _link_extensions(el: etree._Element, name: str, diag: Diagnostics, attribute
         elif _has_extensions(inertial, _INERTIAL_KNOWN):
             out += _inner_extensions(inertial, "inertial", name, _INERTIAL_KNOWN, diag)
     for kind in ("visual", "collision"):
-        for i, shape in enumerate(c for c in el if c.tag == kind):
+        # numbered as the model's shapes (Extension.index): one of a kind the model has not is not in it (said)
+        for i, shape in enumerate(c for c in el if c.tag == kind and _kept_shape(c)):
             if attributes:
                 out += _read_extensions(shape, kind, name, _READ["shape"], diag, i)
             elif _has_extensions(shape, _SHAPE_KNOWN):
                 out += _inner_extensions(shape, kind, name, _SHAPE_KNOWN, diag, i)
     return out
+
+
+def _kept_shape(el: etree._Element) -> bool:
+    """Whether _shape keeps this visual or collision (it drops one of a geometry kind the model has not)."""
+    geo = find_child(el, "geometry")
+    g = None if geo is None else next((c for c in geo if type(c.tag) is str), None)
+    return g is None or g.tag in _SHAPE_KINDS  # (a shape without one is refused before this)
+
+
+_SHAPE_KINDS = frozenset(("mesh", "box", "cylinder", "sphere"))
 
 
 def _read_extensions(el: etree._Element, kind: str | None, owner: str | None, read: _Read, diag: Diagnostics,
@@ -797,7 +811,7 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     numbers.pose(origin, joint)
     numbers.joints.append(joint)
     if jtype is JointType.SPHERICAL:
-        for tag, ignored in (("limit", lim_el), ("dynamics", dyn_el), ("axis", axis_el)):
+        for tag, ignored in (("limit", lim_el), ("dynamics", dyn_el), ("axis", axis_el), ("mimic", mimic_el)):
             if ignored is not None:
                 diag.warn(f"line {ignored.sourceline}: <{tag}> of spherical joint '{name}' is ignored")
         return joint, known
@@ -824,7 +838,10 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
         if (len(lim_el.attrib) > (lower is not None) + (upper is not None) + (effort is not None) + (velocity is not None)
                 or len(lim_el)):
             r.odd = True
-        if type_name != "continuous":
+        if type_name == "continuous":
+            if lower is not None or upper is not None:  # not position limits of a continuous joint: kept as they are
+                r.odd = True
+        else:
             lim.has_position_limits = True
             lim.min_position = r.float_value(lim_el, lower, "lower", 0.0)
             lim.max_position = r.float_value(lim_el, upper, "upper", 0.0)

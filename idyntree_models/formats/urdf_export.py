@@ -626,10 +626,14 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     base = model.default_base_link or tree.root
     if base != tree.root:
         raise ModelError(f"default base link '{base}' is not the root of the joint tree ('{tree.root}')")
-    # the namespaces the source's robot element declared, where it has attributes of its own (kept in an Extension)
-    nsmap = next((_safe_element(e.xml).nsmap for e in model.extensions
-                  if e.attributes and e.owner_kind is None and e.format == "urdf"), None)
-    root = etree.Element("robot", name=model.name or "robot", nsmap=nsmap)
+    # the prefixes of the kept attributes' namespaces, declared once (else each element gets an ns0 of its own)
+    nsmap: dict[str, str] = {}
+    for e in model.extensions:
+        if e.attributes and e.format == "urdf" and "xmlns:" in e.xml:
+            for prefix, uri in _safe_element(e.xml).nsmap.items():
+                if prefix is not None and uri not in nsmap.values():
+                    nsmap.setdefault(prefix, uri)
+    root = etree.Element("robot", name=model.name or "robot", nsmap=nsmap or None)
     writable = {
         s.name
         for s in model.sensors.values()
@@ -732,6 +736,7 @@ def _write_extensions(root: etree._Element, extensions: list[Extension],
     joints differs from the file's); with that sibling gone, it follows the previous one placed.
     """
     placed: dict[int, etree._Element] = {}
+    passed: set[etree._Element] = set()  # the pass-through elements placed in links, joints and sensors
     # parent -> last pass-through element placed in it (keeping the parent proxy alive keeps it the same object)
     last: dict[etree._Element, etree._Element] = {}
     orphans: list[str] = []
@@ -751,11 +756,7 @@ def _write_extensions(root: etree._Element, extensions: list[Extension],
         for tag in ext.path:
             if parent is None:
                 break
-            child = next((c for c in parent.iterchildren(tag)), None)
-            if child is None and tag == "origin":  # an identity <origin> is not written: these attributes need one
-                child = etree.Element("origin")
-                parent.insert(0, child)
-            parent = child
+            parent = _child_or_made(parent, tag)
         if parent is None:
             what = f"attributes {', '.join(el.keys())} of <{ext.tag}>" if ext.attributes else f"<{ext.tag}>"
             orphans.append(f"{what} of {ext.owner_kind} '{ext.owner}'")
@@ -765,11 +766,14 @@ def _write_extensions(root: etree._Element, extensions: list[Extension],
                 if parent.get(key) is None:  # never one the exporter wrote (the reader keeps only unread ones)
                     parent.set(key, value)
             continue
-        if el.tag == "origin" and parent.find("origin") is not None:
-            # the ignored <origin> of a force/torque sensor in a link frame, whose pose now needs an <origin> of
-            # its own: readers take the first
-            orphans.append(f"<origin> of {ext.owner_kind} '{ext.owner}' (its pose is written instead)")
-            continue
+        if ext.owner_kind == "sensor" and not ext.path and el.tag == "origin":
+            own = parent.find("origin")
+            if own is not None and own not in passed:
+                # the ignored <origin> of a force/torque sensor in a link frame, whose pose now needs an <origin>
+                # of its own: written after it, it would be read as a repeat
+                orphans.append(f"<origin> of sensor '{ext.owner}' (its pose is written instead)")
+                continue
+        passed.add(el)
         anchor = None
         if ext.after is not None:
             tag, nth = ext.after
@@ -778,8 +782,8 @@ def _write_extensions(root: etree._Element, extensions: list[Extension],
         _place(parent, el, anchor, last)
     if orphans:
         shown = ", ".join(orphans[:6]) + (f" and {len(orphans) - 6} more" if len(orphans) > 6 else "")
-        diag.warn(f"{len(orphans)} pass-through element(s) or attribute(s) of links or joints the model no longer "
-                  f"has were not written: {shown}")
+        diag.warn(f"{len(orphans)} pass-through element(s) or attribute(s) were not written, their link, joint, "
+                  f"sensor or element being no longer in the model: {shown}")
 
 
 def _owner_element(ext: Extension, written: dict[tuple[str, str], etree._Element]) -> etree._Element | None:
@@ -790,8 +794,26 @@ def _owner_element(ext: Extension, written: dict[tuple[str, str], etree._Element
         shapes = parent.findall(ext.owner_kind)
         parent = shapes[ext.index] if ext.index is not None and ext.index < len(shapes) else None
     elif parent is not None and ext.owner_kind == "inertial":
-        parent = parent.find("inertial")  # none for a link written without mass: reported by the caller
+        parent = _child_or_made(parent, "inertial")  # (not written for a link without mass)
     return parent
+
+
+# Elements the exporter leaves out when they would say nothing (an identity <origin>, a massless link's
+# <inertial>, a continuous joint's <limit> without effort, ...), and which read the same when empty: made
+# again, empty, for the source's attributes or children that belong in them.  Not a <mass> or a <color>,
+# whose value is required: what belongs there is reported as not written.
+_MADE_AGAIN = frozenset(("origin", "inertial", "inertia", "axis", "limit", "dynamics", "material", "texture"))
+
+
+def _child_or_made(parent: etree._Element, tag: str) -> etree._Element | None:
+    child = next(parent.iterchildren(tag), None)
+    if child is None and tag in _MADE_AGAIN:
+        child = etree.Element(tag)
+        if tag in ("origin", "inertial"):
+            parent.insert(0, child)  # where the exporter writes them
+        else:
+            parent.append(child)
+    return child
 
 
 def _place(parent: etree._Element, el: etree._Element, anchor: etree._Element | None,
