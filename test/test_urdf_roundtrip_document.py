@@ -438,10 +438,11 @@ def test_the_ignored_origin_of_a_force_torque_sensor_in_a_link_frame_comes_back_
 
 
 def test_what_the_exporter_would_leave_out_is_made_again_for_what_belongs_in_it():
-    # a dropped shape (capsule) does not shift the others' numbers; an element the exporter omits (a massless
-    # link's <inertial>, a continuous joint's <limit> without effort, an empty <material>, a <texture> without
-    # file) is made again for its attributes; two pass-through <origin>s of a link both come back; a continuous
-    # joint's lower= and upper= (no limits of a continuous joint) come back; a namespaced attribute keeps its prefix
+    # a dropped shape (capsule) does not shift the others' numbers; an element the exporter omits (a continuous
+    # joint's <limit> without effort, a <texture> without file) is made again for its attributes, but not one
+    # URDF readers refuse without its values (a massless link's <inertial>, an empty <material>): those are said;
+    # two pass-through <origin>s of a link both come back; a continuous joint's lower= and upper= (no limits of
+    # a continuous joint) come back; a namespaced attribute keeps its prefix
     doc = """<robot name="r" xmlns:t="urn:tool">
   <link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
     <visual k="0"><geometry><capsule radius="1" length="1"/></geometry></visual>
@@ -456,13 +457,15 @@ def test_what_the_exporter_would_leave_out_is_made_again_for_what_belongs_in_it(
     assert "<visual> geometry <capsule> is not supported and was ignored" in warnings[0]
     warnings = []
     text = export_model(model, "urdf", warnings=warnings)
-    assert not warnings, warnings
+    assert len(warnings) == 1 and "2 pass-through element(s) or attribute(s) were not written" in warnings[0]
+    assert "attributes k of <material> of visual 'a'" in warnings[0], warnings
+    assert "attributes k of <inertial> of inertial 'b'" in warnings[0], warnings
     out = etree.fromstring(text.encode())
     visuals = out.find("link").findall("visual")
     assert [(v.get("name"), v.get("k")) for v in visuals] == [("v1", None), ("v2", "2")]
-    assert visuals[0].find("material").get("k") == "1" and visuals[1].find("material/texture").get("k") == "3"
+    assert visuals[0].find("material") is None and visuals[1].find("material/texture").get("k") == "3"
     assert [o.get("xyz") for o in out.find("link").findall("origin")] == ["1 0 0", "2 0 0"]
-    assert out.find("link[@name='b']/inertial").get("k") == "4"
+    assert out.find("link[@name='b']/inertial") is None
     limit = out.find("joint/limit")
     assert (limit.get("k"), limit.get("lower"), limit.get("upper")) == ("6", "-1", "1")
     assert out.find("joint").get("{urn:tool}x") == "5" and "t:x=" in text
@@ -487,3 +490,18 @@ def test_a_mimic_of_a_spherical_joint_is_said_to_be_ignored():
     warnings: list[str] = []
     load_model(doc, "urdf", warnings=warnings)
     assert any("<mimic> of spherical joint 's' is ignored" in w for w in warnings), warnings
+
+
+def test_kept_namespaced_attributes_come_back_the_same_on_every_round_trip():
+    # one prefix for two namespaces, and declarations met in another order than the exporter writes elements
+    inertial = '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
+    doc = f"""<robot name="r" xmlns:u="urn:u" xmlns:w="urn:w"><joint name="j" type="fixed" w:x="1"><parent link="a"/>
+  <child link="b"/></joint><link name="a" xmlns:t="urn:a" t:x="1">{inertial}</link>
+  <link name="b" xmlns:t="urn:b" t:y="2" u:z="3">{inertial}</link></robot>"""
+    first = export_model(load_model(doc, "urdf"), "urdf")
+    second = export_model(load_model(first, "urdf"), "urdf")
+    assert first == second
+    out = etree.fromstring(first.encode())
+    assert out.find("link[@name='a']").get("{urn:a}x") == "1" and out.find("link[@name='b']").get("{urn:b}y") == "2"
+    assert out.find("link[@name='b']").get("{urn:u}z") == "3" and out.find("joint").get("{urn:w}x") == "1"
+    assert "ns0" not in first

@@ -626,14 +626,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     base = model.default_base_link or tree.root
     if base != tree.root:
         raise ModelError(f"default base link '{base}' is not the root of the joint tree ('{tree.root}')")
-    # the prefixes of the kept attributes' namespaces, declared once (else each element gets an ns0 of its own)
-    nsmap: dict[str, str] = {}
-    for e in model.extensions:
-        if e.attributes and e.format == "urdf" and "xmlns:" in e.xml:
-            for prefix, uri in _safe_element(e.xml).nsmap.items():
-                if prefix is not None and uri not in nsmap.values():
-                    nsmap.setdefault(prefix, uri)
-    root = etree.Element("robot", name=model.name or "robot", nsmap=nsmap or None)
+    root = etree.Element("robot", name=model.name or "robot", nsmap=_attribute_prefixes(model) or None)
     writable = {
         s.name
         for s in model.sensors.values()
@@ -786,6 +779,25 @@ def _write_extensions(root: etree._Element, extensions: list[Extension],
                   f"sensor or element being no longer in the model: {shown}")
 
 
+def _attribute_prefixes(model: Model) -> dict[str, str]:
+    """The prefixes of the kept attributes' namespaces, to declare on <robot> (else lxml makes an ns0 on each
+    element), in an order and with names that a reload gives again: sorted, and a prefix the source used for
+    two namespaces numbered for the second."""
+    uris: dict[str, str] = {}  # uri -> prefix
+    for e in model.extensions:
+        if e.attributes and e.format == "urdf" and "xmlns:" in e.xml:
+            for prefix, uri in _safe_element(e.xml).nsmap.items():
+                if prefix is not None:
+                    uris.setdefault(uri, prefix)
+    nsmap: dict[str, str] = {}
+    for uri, prefix in sorted(uris.items(), key=lambda pu: (pu[1], pu[0])):
+        name, n = prefix, 1
+        while name in nsmap:
+            name, n = f"{prefix}{n}", n + 1
+        nsmap[name] = uri
+    return dict(sorted(nsmap.items()))
+
+
 def _owner_element(ext: Extension, written: dict[tuple[str, str], etree._Element]) -> etree._Element | None:
     """The element written for the link, joint, sensor, shape or inertial holding `ext` (None: not written)."""
     owner_kind = ext.owner_kind if ext.owner_kind in ("joint", "sensor") else "link"  # (shapes' and inertials')
@@ -794,23 +806,24 @@ def _owner_element(ext: Extension, written: dict[tuple[str, str], etree._Element
         shapes = parent.findall(ext.owner_kind)
         parent = shapes[ext.index] if ext.index is not None and ext.index < len(shapes) else None
     elif parent is not None and ext.owner_kind == "inertial":
-        parent = _child_or_made(parent, "inertial")  # (not written for a link without mass)
+        parent = parent.find("inertial")  # none for a link written without mass: reported by the caller
     return parent
 
 
-# Elements the exporter leaves out when they would say nothing (an identity <origin>, a massless link's
-# <inertial>, a continuous joint's <limit> without effort, ...), and which read the same when empty: made
-# again, empty, for the source's attributes or children that belong in them.  Not a <mass> or a <color>,
-# whose value is required: what belongs there is reported as not written.
-_MADE_AGAIN = frozenset(("origin", "inertial", "inertia", "axis", "limit", "dynamics", "material", "texture"))
+# Elements the exporter leaves out when they would say nothing (an identity <origin>, a continuous joint's
+# <limit> without effort, a <texture> without file) and which URDF readers read the same when empty: made
+# again, empty, for the source's attributes or children that belong in them.  Not an <inertial> (urdfdom
+# requires its <mass>), an <inertia> or a <material> (required attributes): what belongs there is reported
+# as not written.
+_MADE_AGAIN = frozenset(("origin", "axis", "limit", "texture"))
 
 
 def _child_or_made(parent: etree._Element, tag: str) -> etree._Element | None:
     child = next(parent.iterchildren(tag), None)
     if child is None and tag in _MADE_AGAIN:
         child = etree.Element(tag)
-        if tag in ("origin", "inertial"):
-            parent.insert(0, child)  # where the exporter writes them
+        if tag == "origin":
+            parent.insert(0, child)  # where the exporter writes it
         else:
             parent.append(child)
     return child
