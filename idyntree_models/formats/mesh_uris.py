@@ -218,7 +218,10 @@ def _lost_name(e: Extension) -> tuple[str, str]:
         return "", f"{e.tag}>{where}"
     from .xmlutil import fragment  # (lxml: not imported by every exporter)
 
-    return f"attribute(s) {', '.join(fragment(e.xml).keys())} of", f"{e.tag}>{where}"
+    el = fragment(e.xml)
+    prefixes = {uri: p for p, uri in el.nsmap.items() if p}
+    names = [k if k[0] != "{" else f"{prefixes.get(k[1:k.index('}')], '')}:{k[k.index('}') + 1:]}" for k in el.attrib]
+    return f"attribute(s) {', '.join(names)} of", f"{e.tag}>{where}"
 
 
 __all__ = ["STYLES", "report_lost_extensions", "rewrite_mesh_uris"]
