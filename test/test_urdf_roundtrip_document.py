@@ -505,3 +505,13 @@ def test_kept_namespaced_attributes_come_back_the_same_on_every_round_trip():
     assert out.find("link[@name='a']").get("{urn:a}x") == "1" and out.find("link[@name='b']").get("{urn:b}y") == "2"
     assert out.find("link[@name='b']").get("{urn:u}z") == "3" and out.find("joint").get("{urn:w}x") == "1"
     assert "ns0" not in first
+
+
+def test_an_unknown_element_after_a_dropped_shape_comes_back_after_the_same_shape():
+    doc = """<robot name="r"><link name="a"><inertial><mass value="1"/>
+  <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+  <visual><geometry><capsule radius="1" length="1"/></geometry></visual>
+  <visual name="v1"><geometry><box size="1 1 1"/></geometry></visual><foo/>
+  <visual name="v2"><geometry><box size="1 1 1"/></geometry></visual></link></robot>"""
+    out = etree.fromstring(export_model(load_model(doc, "urdf"), "urdf").encode())
+    assert [c.get("name") or c.tag for c in out.find("link") if c.tag != "inertial"] == ["v1", "foo", "v2"]

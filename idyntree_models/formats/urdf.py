@@ -547,6 +547,8 @@ def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozense
             continue
         if tag[0] == "{":
             tag = _tag(child)
+        elif tag in _REPEATABLE and kind == "link" and not _kept_shape(child):
+            continue  # not in the model (said): no anchor, and the shapes after it are numbered without it
         n = seen[tag] = seen.get(tag, -1) + 1
         if tag not in known:
             out.append(Extension("urdf", tag, _xml(child), kind, owner, prev, index, path))
