@@ -464,23 +464,14 @@ def _extensions(items: list[tuple], model: Model, sensor_extensions: dict[str, l
 def _link_extensions(el: etree._Element, name: str, diag: Diagnostics, attributes: bool) -> list[Extension]:
     """Those of a link that has some (_link said so), of its first <inertial> and of its shapes, of which
     most have none; with `attributes` (r.odd), attributes and what is below the shapes' children too."""
-    if attributes:
-        out = _read_extensions(el, "link", name, _READ["link"], diag)
-    else:
-        out = _inner_extensions(el, "link", name, _LINK_KNOWN, diag) if _has_extensions(el, _LINK_KNOWN) else []
+    out = _read_extensions(el, "link", name, _READ["link"], diag, attributes=attributes)
     inertial = next((c for c in el if c.tag == "inertial"), None)  # the one read: a repeat is the link's
     if inertial is not None:
-        if attributes:
-            out += _read_extensions(inertial, "inertial", name, _READ["inertial"], diag)
-        elif _has_extensions(inertial, _INERTIAL_KNOWN):
-            out += _inner_extensions(inertial, "inertial", name, _INERTIAL_KNOWN, diag)
+        out += _read_extensions(inertial, "inertial", name, _READ["inertial"], diag, attributes=attributes)
     for kind in ("visual", "collision"):
         # numbered as the model's shapes (Extension.index): one of a kind the model has not is not in it (said)
         for i, shape in enumerate(c for c in el if c.tag == kind and _kept_shape(c)):
-            if attributes:
-                out += _read_extensions(shape, kind, name, _READ["shape"], diag, i)
-            elif _has_extensions(shape, _SHAPE_KNOWN):
-                out += _inner_extensions(shape, kind, name, _SHAPE_KNOWN, diag, i)
+            out += _read_extensions(shape, kind, name, _READ["shape"], diag, i, attributes)
     return out
 
 
@@ -495,12 +486,13 @@ _SHAPE_KINDS = frozenset(("mesh", "box", "cylinder", "sphere"))
 
 
 def _read_extensions(el: etree._Element, kind: str | None, owner: str | None, read: _Read, diag: Diagnostics,
-                     index: int | None = None) -> list[Extension]:
+                     index: int | None = None, attributes: bool = True) -> list[Extension]:
     """What `el` and the elements read below it have that the model does not read (`read`): attributes, and
-    children where `read` names those it reads.  Only called for the few elements the readers found to have
-    some (`_UrdfReader.odd`, a `plain` or `known` of theirs)."""
+    children where `read` names those it reads; without `attributes`, only the children of `el` (where a
+    reader's `plain` said so, and `_UrdfReader.odd` did not).  Only called for the few elements the readers
+    found to have some (`_UrdfReader.odd`, a `plain` or `known` of theirs)."""
     out: list[Extension] = []
-    for path, (attrs, children) in read.items():
+    for path, (attrs, children) in (read.items() if attributes else (((), read[()]),)):
         target: etree._Element | None = el
         for tag in path:
             target = find_child(target, tag)
@@ -508,7 +500,7 @@ def _read_extensions(el: etree._Element, kind: str | None, owner: str | None, re
                 break
         if target is None:
             continue
-        extra = {k: v for k, v in target.items() if k not in attrs}
+        extra = {k: v for k, v in target.items() if k not in attrs} if attributes else None
         if extra:
             tag = _tag(target)
             # with the prefixes of their namespaces, which the exporter keeps where it can (only those: the ones
