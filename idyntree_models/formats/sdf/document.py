@@ -87,7 +87,7 @@ def repair_xml(text: str | bytes, diag: Diagnostics) -> str | bytes:
         out, n = re.subn(r"<sdf\b", "<sdf" + decl, out, count=1)
         if n:
             diag.warn(f"undeclared XML namespace prefix(es) {', '.join(missing)} declared so the file can be read "
-                      "(custom elements are not part of the model)")
+                      "(custom elements are kept as they are)")
     return out
 
 

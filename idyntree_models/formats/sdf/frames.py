@@ -65,6 +65,7 @@ class Scope:
     nested: dict[str, Scope] = field(default_factory=dict)
     parent: Scope | None = None
     include_pose: tuple[np.ndarray, str | None] | None = None
+    include_el: etree._Element | None = None  # the <include> that brought it in (its <plugin>s are the model's)
     placement: str | None = None
     static: bool = False
     empty: bool = False
@@ -268,6 +269,7 @@ class FrameGraph:
         if sub.placement and pose_el is None:
             raise r.error(inc, "<placement_frame> needs a <pose> in the same <include>")
         sub.static = child_bool(r, inc, "static", False)
+        sub.include_el = inc
         self.included[model_el] = sub
         return model_el
 

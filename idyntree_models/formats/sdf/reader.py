@@ -75,6 +75,7 @@ class SdfGraph:
     static: bool = False
     world: str | None = None
     model_element: etree._Element | None = None
+    scopes: list[Scope] = field(default_factory=list)  # the top model, then its nested and included ones
     _link_H_model: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def link_H_model(self, link: str) -> np.ndarray:
@@ -100,6 +101,8 @@ def read_sdf(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> SdfG
     for w in find_children(root, "world"):
         _check_world(g_frames, w, r, version)
     top, world = _choose_model(g_frames, root, r, version, options.base_dir)
+    if world is not None:
+        _name_the_rest_of_the_world(find_child(root, "world"), top, diag)
     check_values(top.r, top.el)
     world_el = find_child(root, "world")
     if world_el is not None:
@@ -113,7 +116,7 @@ def read_sdf(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> SdfG
 
 
 def _resolved(fg: FrameGraph, top: Scope, world: str | None) -> SdfGraph:
-    g = SdfGraph(top.name, top.version, world=world, model_element=top.el)
+    g = SdfGraph(top.name, top.version, world=world, model_element=top.el, scopes=fg.scopes)
     g.static = child_bool(top.r, top.el, "static", False) or top.static
     g.canonical = fg.canonical(top)
     for name, vx in fg.v.items():
@@ -172,6 +175,27 @@ def _choose_model(fg: FrameGraph, root: etree._Element, r: XmlReader, version: t
     if wanted:
         raise r.error(world, f"world '{world.get('name')}' has no model named '{wanted}' (models: {', '.join(names)})")
     raise r.error(world, f"world '{world.get('name')}' has no model")
+
+
+def _name_the_rest_of_the_world(world: etree._Element, top: Scope, diag: Diagnostics) -> None:
+    """The model is one model of the world: say what else the world holds (its other models, physics, lights,
+    plugins), which no output of it will have."""
+    models: list[str] = []
+    other: dict[str, int] = {}
+    for c in world:
+        if not isinstance(c.tag, str) or c is top.el or c is top.include_el:
+            continue
+        if c.tag in ("model", "include"):
+            models.append((c.get("name") if c.tag == "model" else child_text(top.r, c, "name")) or
+                          (child_text(top.r, c, "uri") or "?"))
+        else:
+            other[c.tag] = other.get(c.tag, 0) + 1
+    if not models and not other:
+        return
+    parts = [f"{len(models)} other model(s) ({', '.join(models[:5])}{' ...' if len(models) > 5 else ''})"] if models else []
+    parts += [f"{n} <{tag}>" if n > 1 else f"<{tag}>" for tag, n in other.items()]
+    diag.warn(f"world '{world.get('name')}': the model is '{top.name}' alone; the rest of the world is not part of it "
+              f"and is not written: {', '.join(parts)}")
 
 
 def _own_file(source: str | None) -> tuple[str, ...]:

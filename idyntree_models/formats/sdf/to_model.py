@@ -47,6 +47,7 @@ from ..xmlutil import XmlReader, find_child, find_children, first_children
 from .document import IDYNTREE_NS, child_float, child_text, is_colour, is_true, read_pose
 from .frames import WORLD, Scope, far_apart
 from .inertia import DEFAULT_DENSITY, combine, solid
+from .kept import keep_unread
 from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor
 
 # model.metadata keys this stage sets (documented in docs/sdf.md):
@@ -68,9 +69,10 @@ def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None =
         model.metadata["static"] = True
     if g.world:
         model.metadata["world"] = g.world
+    shape_elements: dict[str, list[etree._Element]] = {}
     for name in g.links:
         el, scope = g.link_elements[name]
-        model.links[name] = read_link(scope.r, el, name, scope, diag)
+        model.links[name] = read_link(scope.r, el, name, scope, diag, shape_elements.setdefault(name, []))
     world_joints: dict[str, dict] = {}
     far = far_apart(list(g.links.values()) + [j.model_H_joint for j in g.joints.values()])
     for j in g.joints.values():
@@ -96,6 +98,7 @@ def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None =
                 raise j.scope.r.error(j.el, msg) from None
         raise ModelError(msg + " (SDF allows this; a tree model does not)") from None
     model.default_base_link = tree.root
+    keep_unread(g, model, shape_elements)
     return model
 
 
@@ -179,7 +182,9 @@ def _free_chain(model: Model, base: str, link: str, base_H_link: np.ndarray) -> 
 
 
 # -- links ----------------------------------------------------------------------------------------------
-def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: Diagnostics) -> Link:
+def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: Diagnostics,
+              shape_elements: list[etree._Element] | None = None) -> Link:
+    """`shape_elements` gets the <visual> and <collision> elements that became shapes (kept.keep_unread)."""
     link = Link(name)
     for kind in ("visual", "collision"):
         seen: dict[str, int] = {}
@@ -191,6 +196,8 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
             shape = _shape(r, shape_el, name, scope, diag)
             if shape is not None:
                 (link.visuals if kind == "visual" else link.collisions).append(shape)
+                if shape_elements is not None:
+                    shape_elements.append(shape_el)
     inertial = find_child(el, "inertial")
     if inertial is None:
         link.inertia = Inertia(1.0, np.zeros(3), np.eye(3))  # libsdformat's default for a missing <inertial>

@@ -41,10 +41,12 @@ from ..numbers import NumberError, show, xml_doubles
 from .document import IDYNTREE_NS, is_colour
 from .frames import WORLD
 from .gazebo import apply_gazebo_extensions, gazebo_extensions
+from .kept import write_kept
 from .reader import UNLIMITED, read_sdf
 from .to_model import graph_to_model
 
 _IDT_KIND = f"{{{IDYNTREE_NS}}}kind"
+_IDYNTREE_NSMAP = {"idyntree": IDYNTREE_NS}
 
 
 def _pose_text(t: np.ndarray, what: str) -> str:
@@ -52,7 +54,10 @@ def _pose_text(t: np.ndarray, what: str) -> str:
 
 
 def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrs) -> etree._Element:
-    e = etree.SubElement(parent, tag, {k: v for k, v in attrs.items() if v is not None})
+    # our own elements declare their namespace themselves: declared on <sdf>, it would be in scope of (and so
+    # serialised with) every element a reader keeps whole (kept.py)
+    nsmap = _IDYNTREE_NSMAP if tag[0] == "{" else None
+    e = etree.SubElement(parent, tag, {k: v for k, v in attrs.items() if v is not None}, nsmap=nsmap)
     if text is not None:
         e.text = text
     return e
@@ -103,7 +108,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     """SDF 1.9 of the model: links placed in their model frame, joints in their child frames."""
     if options.sdf_version not in ("1.9", None):
         diag.warn(f"SDF {options.sdf_version} was asked; SDF 1.9 is written")
-    root = etree.Element("sdf", {"version": "1.9"}, nsmap={"idyntree": IDYNTREE_NS})
+    root = etree.Element("sdf", {"version": "1.9"})
     m = _sub(root, "model", name=model.name or "model")
     if model.metadata.get("static"):
         _sub(m, "static", "true")
@@ -115,6 +120,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     if base in model.links and base not in plan.skip_links and base != plan.world_link:
         m.set("canonical_link", plan.names[base])
     links: dict[str, etree._Element] = {}
+    sensors: dict[str, etree._Element] = {}  # by the name of the SDF sensor each one is (an IMU pair's base name)
     for name in ordered:
         if name in plan.skip_links or name == plan.world_link:
             continue
@@ -129,17 +135,18 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
             used: set[str] = set()
             for i, shape in enumerate(shapes):
                 _shape_el(le, kind, shape, i, used, diag, name)
-        _link_sensors_out(le, model, name, plan, diag)
+        _link_sensors_out(le, model, name, plan, diag, sensors)
     joints: dict[str, etree._Element] = {}
     for joint in list(model.joints.values()) + plan.extra_joints:
         if joint.name in plan.skip_joints:
             continue
-        joints[joint.name] = _joint_el(joint, model, diag, plan)
+        joints[joint.name] = _joint_el(joint, model, diag, plan, sensors)
     _mimics_out(plan, diag)
     if plan.world_frame is not None:
         _world_attachment(m, model, plan, diag)
     _frames_out(model, plan, diag)
     apply_gazebo_extensions(model, m, links, joints, diag)
+    write_kept(model, m, plan.scopes, links, joints, sensors, diag)
     _check_material_colours(m)
     etree.indent(root, space="  ")
     text = '<?xml version="1.0" ?>\n' + etree.tostring(root, encoding="unicode") + "\n"
@@ -500,7 +507,8 @@ def _sensor_name(s_name: str, out_element: str, plan: _Plan, diag: Diagnostics, 
     return s_name
 
 
-def _link_sensors_out(le: etree._Element, model: Model, link: str, plan: _Plan, diag: Diagnostics) -> None:
+def _link_sensors_out(le: etree._Element, model: Model, link: str, plan: _Plan, diag: Diagnostics,
+                      written: dict[str, etree._Element]) -> None:
     sensors = [s for s in model.sensors.values() if isinstance(s, LinkSensor) and s.parent_link == link]
     sensors.sort(key=lambda s: s.sensor_type is not SensorType.ACCELEROMETER)  # pairs before a lone gyroscope
     out_link = plan.names[link]
@@ -517,6 +525,7 @@ def _link_sensors_out(le: etree._Element, model: Model, link: str, plan: _Plan, 
                 se = _sub(le, "sensor", name=_sensor_name(base, out_link, plan, diag), type="imu")
                 _sub(se, "pose", _pose_text(s.link_H_sensor, what))
                 done |= {s.name, gyro.name}
+                written[base] = se
                 continue
         if s.sensor_type in (SensorType.ACCELEROMETER, SensorType.GYROSCOPE):
             se = _sub(le, "sensor", name=_sensor_name(s.name, out_link, plan, diag), type="imu")
@@ -528,6 +537,7 @@ def _link_sensors_out(le: etree._Element, model: Model, link: str, plan: _Plan, 
         else:
             continue
         done.add(s.name)
+        written[s.name] = se
 
 
 def _end_ref(link: str, scope: str, plan: _Plan) -> str | None:
@@ -536,7 +546,8 @@ def _end_ref(link: str, scope: str, plan: _Plan) -> str | None:
     return plan.ref(plan.names[link], scope)
 
 
-def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan) -> etree._Element:
+def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan,
+              sensors: dict[str, etree._Element]) -> etree._Element:
     out = plan.joints[joint.name]
     scope = plan.scope_of(out)
     world = joint.name in plan.to_world
@@ -572,7 +583,7 @@ def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan) -> etr
             plan.mimics.append((je, joint, scope))
     for s in model.sensors.values():
         if isinstance(s, ForceTorqueSensor) and s.parent_joint == joint.name:
-            _ft_el(je, s, joint, plan, diag)
+            sensors[s.name] = _ft_el(je, s, joint, plan, diag)
     return je
 
 
@@ -613,7 +624,7 @@ def _mimics_out(plan: _Plan, diag: Diagnostics) -> None:
              offset=format_number(joint.mimic.offset, what))
 
 
-def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, diag: Diagnostics) -> None:
+def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, diag: Diagnostics) -> etree._Element:
     """Write the sensor with the frame keyword when our reader gives back the same frame, else explicitly."""
     child_H_sensor = s.second_link_H_sensor if s.first_link == joint.parent else s.first_link_H_sensor
     joint_origin = joint.axis_origin if joint.dofs == 1 else np.zeros(3)
@@ -634,6 +645,7 @@ def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, 
     fe = _sub(se, "force_torque")
     _sub(fe, "frame", frame)
     _sub(fe, "measure_direction", "parent_to_child" if s.applied_wrench_link == joint.child else "child_to_parent")
+    return se
 
 
 def _frames_out(model: Model, plan: _Plan, diag: Diagnostics) -> None:
