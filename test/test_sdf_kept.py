@@ -76,13 +76,22 @@ def _first_model(path: Path) -> etree._Element:
     return m if m is not None else root.find("world/model")
 
 
+# attributes of owners the model holds (the writer writes its own: a universal joint becomes revolute ones)
+OWNER_ATTRIBUTES = {"name", "type", "canonical_link", "placement_frame"}
+
+
+def _own_attributes(el: etree._Element) -> list[tuple]:
+    return [((), None, tuple(sorted((k, v) for k, v in el.attrib.items() if k not in OWNER_ATTRIBUTES)))]
+
+
 def _missing(source: etree._Element, output: etree._Element) -> list[str]:
     src, out = _owners(source), _owners(output)
     missing = []
     for key, el in src.items():
         if key not in out:
             continue  # an owner the model does not have (an ignored sensor, a dropped shape): warned when read
-        want, got = Counter(_leaves(el)), Counter(_leaves(out[key]))
+        want = Counter(_leaves(el) + _own_attributes(el))
+        got = Counter(_leaves(out[key]) + _own_attributes(out[key]))
         for leaf in want - got:
             missing.append(f"{key[0]} '{key[1]}': {'/'.join(leaf[0])} = {leaf[1]!r} {dict(leaf[2]) or ''}")
     return missing
@@ -118,12 +127,12 @@ def test_sdf_to_sdf_keeps_what_the_model_has_no_field_for(path: Path) -> None:
 
 DOC = """<?xml version="1.0"?>
 <sdf version="1.9">
-  <model name="m">
+  <model name="m" xmlns:tool="urn:tool" tool:id="7">
     <pose>1 2 3 0 0 0.5</pose>
     <self_collide>true</self_collide>
     <enable_wind>true</enable_wind>
     <plugin name="top_plugin" filename="libtop.so"><gain>3</gain></plugin>
-    <link name="a">
+    <link name="a" tool:role="base" note="kept">
       <velocity_decay><linear>0.1</linear><angular>0.2</angular></velocity_decay>
       <gravity>false</gravity>
       <kinematic>false</kinematic>
@@ -151,7 +160,7 @@ DOC = """<?xml version="1.0"?>
     <link name="d"><pose>0 0 3 0 0 0</pose></link>
     <joint name="j" type="revolute"><parent>a</parent><child>b</child>
       <physics><ode><cfm>0.1</cfm><provide_feedback>true</provide_feedback></ode></physics>
-      <axis><xyz>0 0 1</xyz><initial_position>0.3</initial_position>
+      <axis><xyz tool:unit="1">0 0 1</xyz><initial_position>0.3</initial_position>
         <limit><lower>-1</lower><upper>1</upper><stiffness>100000000</stiffness><dissipation>1.5</dissipation></limit>
         <dynamics><damping>1</damping><spring_reference>0.1</spring_reference><spring_stiffness>3</spring_stiffness></dynamics>
       </axis>
@@ -203,6 +212,13 @@ EXPECTED = [
     ("/sdf/model/joint[@name='u_axis2']/axis/dynamics/spring_stiffness", "4"),
     ("/sdf/model/joint[@name='s'][@type='ball']/axis/xyz", "0 0 1"),
 ]
+# (xpath of an element, attribute in Clark notation, value): unread attributes of read elements
+EXPECTED_ATTRIBUTES = [
+    ("/sdf/model", "{urn:tool}id", "7"),
+    ("/sdf/model/link[@name='a']", "{urn:tool}role", "base"),
+    ("/sdf/model/link[@name='a']", "note", "kept"),
+    ("/sdf/model/joint[@name='j']/axis/xyz", "{urn:tool}unit", "1"),
+]
 
 
 def test_every_kind_of_unread_element_comes_back_where_it_was(tmp_path: Path) -> None:
@@ -215,6 +231,9 @@ def test_every_kind_of_unread_element_comes_back_where_it_was(tmp_path: Path) ->
         found = out.xpath(xpath)
         assert len(found) == 1, f"{xpath}: {len(found)} found in\n{text}"
         assert " ".join((found[0].text or "").split()) == value, xpath
+    for xpath, key, value in EXPECTED_ATTRIBUTES:
+        assert out.xpath(xpath)[0].get(key) == value, (xpath, key, text)
+    assert "ns0" not in text  # the namespace keeps its prefix
     # the model's own colour is still the diffuse one; the source's different ambient replaced the written one
     assert out.xpath("/sdf/model/link[@name='a']/visual/material/diffuse")[0].text.split() == ["0.0", "1.0", "0.0", "1.0"]
     assert len(out.xpath("/sdf/model/link[@name='a']/visual/material/ambient")) == 1
@@ -235,7 +254,8 @@ def test_other_formats_name_each_kept_sdf_element(tmp_path: Path) -> None:
         for what in ("<plugin> in <model>", "<surface> in <collision>", "<velocity_decay> in <link>",
                      "<physics> in <joint>", "<spring_stiffness> in <dynamics> in <axis> in <joint>",
                      "<camera> in <sensor>", "<fluid_added_mass> in <inertial> in <link>", "<pose> in <model>",
-                     "<specular> in <material> in <visual>", "<light> in <link>"):
+                     "<specular> in <material> in <visual>", "<light> in <link>",
+                     "attribute(s) tool:role, note of 1 <link>", "attribute(s) tool:unit of 1 <xyz> in <axis> in <joint>"):
             assert what in lost[0], (what, lost[0])
 
 

@@ -45,6 +45,7 @@ from ..model.topology import frame_edge, root_frame, tree_order
 from ..model.transforms import inverse, matrix_to_rpy, rpy_xyz_to_transform, translation, vector_norm
 from .base import Diagnostics, ExportOptions
 from .common import MAX_DISTANCE, format_number, format_number_list, format_numbers
+from .xmlutil import attribute_prefixes
 
 # poses closer than this are "the same" when deciding that a frame is a sensor's own frame
 _SAME_POSE = 1e-12
@@ -626,7 +627,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     base = model.default_base_link or tree.root
     if base != tree.root:
         raise ModelError(f"default base link '{base}' is not the root of the joint tree ('{tree.root}')")
-    root = etree.Element("robot", name=model.name or "robot", nsmap=_attribute_prefixes(model) or None)
+    root = etree.Element("robot", name=model.name or "robot", nsmap=attribute_prefixes(model.extensions, "urdf") or None)
     writable = {
         s.name
         for s in model.sensors.values()
@@ -777,25 +778,6 @@ def _write_extensions(root: etree._Element, extensions: list[Extension],
         shown = ", ".join(orphans[:6]) + (f" and {len(orphans) - 6} more" if len(orphans) > 6 else "")
         diag.warn(f"{len(orphans)} pass-through element(s) or attribute(s) were not written, their link, joint, "
                   f"sensor or element being no longer in the model: {shown}")
-
-
-def _attribute_prefixes(model: Model) -> dict[str, str]:
-    """The prefixes of the kept attributes' namespaces, to declare on <robot> (else lxml makes an ns0 on each
-    element), in an order and with names that a reload gives again: sorted, and a prefix the source used for
-    two namespaces numbered for the second."""
-    uris: dict[str, str] = {}  # uri -> prefix
-    for e in model.extensions:
-        if e.attributes and e.format == "urdf" and "xmlns:" in e.xml:
-            for prefix, uri in _safe_element(e.xml).nsmap.items():
-                if prefix is not None:
-                    uris.setdefault(uri, prefix)
-    nsmap: dict[str, str] = {}
-    for uri, prefix in sorted(uris.items(), key=lambda pu: (pu[1], pu[0])):
-        name, n = prefix, 1
-        while name in nsmap:
-            name, n = f"{prefix}{n}", n + 1
-        nsmap[name] = uri
-    return dict(sorted(nsmap.items()))
 
 
 def _owner_element(ext: Extension, written: dict[tuple[str, str], etree._Element]) -> etree._Element | None:

@@ -436,6 +436,25 @@ def fragment(xml: str) -> etree._Element:
     return etree.fromstring(xml, etree.XMLParser(**_PARSER_OPTIONS))
 
 
+def attribute_prefixes(extensions, fmt: str) -> dict[str, str]:
+    """The prefixes of the namespaces of kept attributes (model.Extension) of format `fmt`, to declare on the
+    root (else lxml makes an ns0 on each element), in an order and with names that a reload gives again:
+    sorted, and a prefix the source used for two namespaces numbered for the second."""
+    uris: dict[str, str] = {}  # uri -> prefix
+    for e in extensions:
+        if e.attributes and e.format == fmt and "xmlns:" in e.xml:
+            for prefix, uri in fragment(e.xml).nsmap.items():
+                if prefix is not None:
+                    uris.setdefault(uri, prefix)
+    nsmap: dict[str, str] = {}
+    for uri, prefix in sorted(uris.items(), key=lambda pu: (pu[1], pu[0])):
+        name, n = prefix, 1
+        while name in nsmap:
+            name, n = f"{prefix}{n}", n + 1
+        nsmap[name] = uri
+    return dict(sorted(nsmap.items()))
+
+
 def find_child(el: etree._Element, tag: str) -> etree._Element | None:
     """`el.find(tag)`: the first child element `tag`.  For a plain (or {namespace}) tag the children
     are compared in a loop, at under half the cost of find or iterchildren(tag), which both build a

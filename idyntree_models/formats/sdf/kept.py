@@ -24,11 +24,11 @@ from ..base import Diagnostics
 from ..common import INERTIA_KEYS
 from ..xmlutil import fragment
 from .document import IDYNTREE_NS
+from .frames import Scope
 from .reader import SdfGraph
 
 # A table: (the child tags read, {read child tag: the table of that child}).
 _Reads = tuple[frozenset[str], dict[str, "_Reads"]]
-_VALUE: _Reads = (frozenset(), {})
 
 _MODEL: _Reads = (frozenset({"pose", "link", "joint", "frame", "model", "include"}), {})
 # (the top model's pose places it in a world, which the model has no field for: kept when not zero)
@@ -76,6 +76,23 @@ _FORCE_TORQUE: _Reads = (frozenset({"pose", "force_torque"}),
 
 _REPEATED = frozenset({"link", "joint", "frame", "model", "include", "visual", "collision", "sensor"})
 
+# The attributes each read element's reader reads; any other attribute of it is kept (Extension.attributes).
+_NAME = frozenset({"name"})
+_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "model": frozenset({"name", "canonical_link", "placement_frame"}),
+    "link": _NAME, "visual": _NAME, "collision": _NAME,
+    "joint": frozenset({"name", "type"}),
+    "sensor": frozenset({"name", "type"}),
+    "frame": frozenset({"name", "attached_to"}),
+    "pose": frozenset({"relative_to", "rotation_format", "degrees", "frame"}),  # (frame: 1.5/1.6 relative_to)
+    "xyz": frozenset({"expressed_in"}),
+    "include": frozenset({"merge"}),
+    "inertial": frozenset({"auto"}),  # (the inertia computed is written)
+    "mimic": frozenset({"joint"}),
+    f"{{{IDYNTREE_NS}}}mimic": frozenset({"joint", "multiplier", "offset"}),
+}
+_NONE: frozenset[str] = frozenset()
+
 
 def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree._Element]]) -> None:
     """Add to `model.extensions` every element of the SDF model the model has no field for.
@@ -89,41 +106,83 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
             continue
         top = scope.parent is None
         owner = None if top else scope.prefix
+        _attributes(scope.el, _TOP_MODEL_ATTRIBUTES if top else _ATTRIBUTES["model"], "model", owner, (), None, out)
         _keep(scope.el, _TOP_MODEL if top else _MODEL, "model", owner, (), None, out)
-        if top:
-            pose = _first(scope.el, "pose")
-            if pose is not None and _nonzero(pose):
-                out.append(_extension(pose, "model", None, (), None))
         if scope.include_el is not None:
+            _attributes(scope.include_el, _ATTRIBUTES["include"], "model", owner, (), None, out)
             _keep(scope.include_el, _TOP_INCLUDE if top else _INCLUDE, "model", owner, (), None, out)
+        if top:
+            _placement(scope, out)
     for name, (el, _) in g.link_elements.items():
         if name not in model.links:
             continue
+        _attributes(el, _NAME, "link", name, (), None, out)
         _keep(el, _LINK, "link", name, (), None, out)
         counts = {"visual": 0, "collision": 0}
         for shape_el in shape_elements.get(name, ()):
             kind = shape_el.tag
-            reads = _VISUAL if kind == "visual" else _COLLISION
-            _keep(shape_el, reads, kind, name, (), counts[kind], out)
+            _attributes(shape_el, _NAME, kind, name, (), counts[kind], out)
+            _keep(shape_el, _VISUAL if kind == "visual" else _COLLISION, kind, name, (), counts[kind], out)
             counts[kind] += 1
     for j in g.joints.values():
         if j.type == "gearbox" or j.type not in _DOF:
             continue  # named in a warning as not part of the model
         dof = _DOF[j.type]
+        _attributes(j.el, _ATTRIBUTES["joint"], "joint", j.name, (), None, out)
         _keep(j.el, _JOINT[dof], "joint", j.name, (), None, out)
         if dof == 2:  # the split's second joint, written with a plain <axis>, holds what <axis2> held
             axis2 = _first(j.el, "axis2")
             if axis2 is not None:
+                _attributes(axis2, _NONE, "joint", f"{j.name}_axis2", ("axis",), None, out)
                 _keep(axis2, _AXIS, "joint", f"{j.name}_axis2", ("axis",), None, out)
     for s in g.sensors:
         if s.name not in model.sensors and f"{s.name}_acc" not in model.sensors:
             continue  # named in a warning as ignored
+        _attributes(s.el, _ATTRIBUTES["sensor"], "sensor", s.name, (), None, out)
         reads = _FORCE_TORQUE if s.type == "force_torque" else _IMU if s.type == "imu" else _SENSOR
         _keep(s.el, reads, "sensor", s.name, (), None, out)
 
 
+# the top model's placement in a world is no part of the model: its pose (not zero, or with a placement frame)
+# and placement frame are kept, from the model or from the <include> that placed it in the world
+_TOP_MODEL_ATTRIBUTES = frozenset({"name", "canonical_link", "placement_frame"})  # (see _placement)
+
+
+def _placement(scope: Scope, out: list[Extension]) -> None:
+    inc = scope.include_el
+    pose = _first(inc, "pose") if inc is not None else None
+    if pose is None:
+        pose = _first(scope.el, "pose")
+    placement = (scope.el.get("placement_frame") or "").strip() or (scope.placement or "")
+    if pose is None or pose.get("relative_to") or pose.get("frame"):
+        return  # placed relative to another part of the world: named with the world
+    if placement or _nonzero(pose):
+        out.append(_extension(pose, "model", None, (), None))
+    if placement:
+        out.append(Extension("sdf", "model", etree.tostring(etree.Element("model", placement_frame=placement),
+                                                            encoding="unicode"), "model", None, attributes=True))
+
+
+def _attributes(el: etree._Element, read: frozenset[str], owner_kind: str, owner: str | None,
+                path: tuple[str, ...], index: int | None, out: list[Extension]) -> None:
+    """Keep the attributes of `el` (at `path` in its owner) that are not in `read`."""
+    if len(el.attrib) <= len(read) and all(k in read for k in el.attrib):
+        return
+    extra = [(k, v) for k, v in el.items() if k not in read]
+    uris = {k[1:k.index("}")] for k, _ in extra if k[0] == "{"}
+    held = etree.Element(el.tag, nsmap={p: u for p, u in el.nsmap.items() if u in uris and p} or None)
+    for k, v in extra:
+        held.set(k, v)
+    out.append(Extension("sdf", _shown(el), etree.tostring(held, encoding="unicode"), owner_kind, owner,
+                         index=index, path=path, attributes=True))
+
+
 def _keep(el: etree._Element, reads: _Reads, owner_kind: str, owner: str | None, path: tuple[str, ...],
           index: int | None, out: list[Extension]) -> None:
+    """Keep the children of `el` that `reads` does not read, and look the same way into those it reads.
+
+    A table without deeper tables (a value holder: <inertia>, <limit>, a shape) is looked into here rather
+    than by a call (a third of the calls, on an SDF load's budget)."""
     tags, deeper = reads
     seen: set[str] = set()
     for c in el:
@@ -133,14 +192,29 @@ def _keep(el: etree._Element, reads: _Reads, owner_kind: str, owner: str | None,
                 continue
             if tag not in seen:  # a second <pose> or <limit> is not read: readers take the first
                 seen.add(tag)
-                sub = deeper.get(tag)
-                if sub is not None:
+                if c.attrib:
+                    _attributes(c, _ATTRIBUTES.get(tag, _NONE), owner_kind, owner, path + (tag,), index, out)
+                sub = deeper.get(tag) if deeper else None
+                if sub is None:
+                    continue
+                if sub[1] or sub is _MATERIAL:
                     _keep(c, sub, owner_kind, owner, path + (tag,), index, out)
+                    continue
+                values, got = sub[0], set()
+                for v in c:
+                    vtag = v.tag
+                    if vtag in values and vtag not in got:
+                        got.add(vtag)
+                        if v.attrib:
+                            _attributes(v, _ATTRIBUTES.get(vtag, _NONE), owner_kind, owner, path + (tag, vtag), index,
+                                        out)
+                    elif isinstance(vtag, str):
+                        out.append(_extension(v, owner_kind, owner, path + (tag,), index))
                 continue
         elif not isinstance(tag, str):
             continue  # a comment or processing instruction
         out.append(_extension(c, owner_kind, owner, path, index))
-    if tags is _MATERIAL[0]:
+    if reads is _MATERIAL:
         _material(el, owner_kind, owner, path, index, out)
 
 
@@ -206,6 +280,13 @@ def write_kept(model: Model, top: etree._Element, scopes: dict[str, etree._Eleme
         for tag in e.path:
             parent = _child_or_made(parent, tag)
         el = fragment(e.xml)
+        if e.attributes:
+            for key, value in el.items():
+                if key == "placement_frame" and not _resolves(parent, value):
+                    orphans[f"placement_frame '{value}' of the model (it names no written frame)"] += 1
+                elif parent.get(key) is None:  # never one the writer wrote (only unread ones are kept)
+                    parent.set(key, value)
+            continue
         same = _first(parent, el.tag) if e.path[-1:] == ("material",) else None
         if same is not None:  # an <ambient> unlike <diffuse>: the writer wrote the model's colour as both
             parent.replace(same, el)
@@ -234,6 +315,17 @@ def _owner(e: Extension, top: etree._Element, scopes: dict[str, etree._Element],
         return None
     shapes = [c for c in le if c.tag == kind]
     return shapes[e.index] if e.index < len(shapes) else None
+
+
+def _resolves(model: etree._Element, ref: str) -> bool:
+    """Whether a frame reference of a written model names one of its links, joints, frames or nested models (the
+    reader refuses a placement frame that does not)."""
+    *scopes, last = ref.split("::")
+    for name in scopes:
+        model = next((c for c in model if c.tag == "model" and c.get("name") == name), None)
+        if model is None:
+            return False
+    return any(c.tag in ("link", "joint", "frame", "model") and c.get("name") == last for c in model)
 
 
 def _child_or_made(parent: etree._Element, tag: str) -> etree._Element:

@@ -38,6 +38,7 @@ from ...model.validation import check_inertia, validate
 from ..base import Diagnostics, ExportOptions, LoadOptions
 from ..common import MAX_DISTANCE, format_number, format_numbers, inertia_six, unique_name
 from ..numbers import NumberError, show, xml_doubles
+from ..xmlutil import attribute_prefixes
 from .document import IDYNTREE_NS, is_colour
 from .frames import WORLD
 from .gazebo import apply_gazebo_extensions, gazebo_extensions
@@ -108,7 +109,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     """SDF 1.9 of the model: links placed in their model frame, joints in their child frames."""
     if options.sdf_version not in ("1.9", None):
         diag.warn(f"SDF {options.sdf_version} was asked; SDF 1.9 is written")
-    root = etree.Element("sdf", {"version": "1.9"})
+    root = etree.Element("sdf", {"version": "1.9"}, nsmap=attribute_prefixes(model.extensions, "sdf") or None)
     m = _sub(root, "model", name=model.name or "model")
     if model.metadata.get("static"):
         _sub(m, "static", "true")
