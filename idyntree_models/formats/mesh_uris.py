@@ -16,6 +16,7 @@ file is a warning, never an error (the model itself is complete without its mesh
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
 
@@ -85,6 +86,20 @@ class _Rewriter:
             return os.path.relpath(os.path.join(self.source_dir, ref.body), self.output_dir)
         return ref.body
 
+    def rebased_file(self, uri: str) -> str | None:
+        """A relative reference (`path` or `file://path`) to a file, as seen from the output folder; None for
+        anything else (a name without a folder that names no file, such as Gazebo's `__default__`, stays)."""
+        if not (self.source_dir and self.output_dir):
+            return None
+        ref = _parse(uri)
+        if ref.scheme not in ("relative", "file") or os.path.isabs(ref.body):
+            return None
+        path = os.path.join(self.source_dir, ref.body)
+        if "/" not in ref.body and not os.path.exists(path):
+            return None
+        new = os.path.relpath(path, self.output_dir)
+        return new if ref.scheme == "relative" else "file://" + new
+
     def __call__(self, uri: str) -> str:
         out = self.cache.get(uri)
         if out is None:
@@ -147,10 +162,13 @@ def rewrite_mesh_uris(model: Model, fmt: str, options: ExportOptions, diag: Diag
             if shape.material is not None and shape.material.texture:
                 changes.append((shape.material, "texture", rewriter(shape.material.texture)))
     rewriter.report(diag)
-    if all(getattr(obj, attr) == new for obj, attr, new in changes):
+    kept = _rebased_extensions(model, rewriter)
+    if all(getattr(obj, attr) == new for obj, attr, new in changes) and not kept:
         return model
     new_values = {(id(obj), attr): new for obj, attr, new in changes}
     copy = model.copy()
+    for i, xml in kept.items():
+        copy.extensions[i] = dataclasses.replace(copy.extensions[i], xml=xml)
     if rewriter.output_dir and rewriter.source_dir:
         copy.metadata["source_dir"] = rewriter.output_dir  # relative paths now start there
     for link_old, link_new in zip(model.links.values(), copy.links.values()):
@@ -160,6 +178,29 @@ def rewrite_mesh_uris(model: Model, fmt: str, options: ExportOptions, diag: Diag
             if old.material is not None and (id(old.material), "texture") in new_values:
                 new.material.texture = new_values[(id(old.material), "texture")]
     return copy
+
+
+def _rebased_extensions(model: Model, rewriter: _Rewriter) -> dict[int, str]:
+    """Kept elements (model.extensions) with their relative file references (an SDF material's `<script><uri>`,
+    a PBR `<albedo_map>`, a `<cubemap_uri>`) rebased onto the output's folder, as meshes are: {index: new xml}."""
+    out: dict[int, str] = {}
+    for i, e in enumerate(model.extensions):
+        if e.attributes or ("uri>" not in e.xml and "_map>" not in e.xml):
+            continue
+        from .xmlutil import fragment  # (lxml: not imported by every exporter)
+
+        el = fragment(e.xml)
+        changed = False
+        for c in el.iter():
+            if isinstance(c.tag, str) and c.tag.endswith(("uri", "_map")) and (c.text or "").strip():
+                new = rewriter.rebased_file(c.text.strip())
+                if new is not None and new != c.text:
+                    c.text, changed = new, True
+        if changed:
+            from lxml import etree
+
+            out[i] = etree.tostring(el, encoding="unicode")
+    return out
 
 
 # Kept elements another format's exporter translates instead of losing: (source format, tag, owner kind).

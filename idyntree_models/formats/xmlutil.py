@@ -443,8 +443,10 @@ def attribute_prefixes(extensions, fmt: str) -> dict[str, str]:
     uris: dict[str, str] = {}  # uri -> prefix
     for e in extensions:
         if e.attributes and e.format == fmt and "xmlns:" in e.xml:
-            for prefix, uri in fragment(e.xml).nsmap.items():
-                if prefix is not None:
+            el = fragment(e.xml)
+            used = {k[1:k.index("}")] for k, _ in el.items() if k[0] == "{"}  # (not the element's own namespace)
+            for prefix, uri in el.nsmap.items():
+                if prefix is not None and uri in used:
                     uris.setdefault(uri, prefix)
     nsmap: dict[str, str] = {}
     for uri, prefix in sorted(uris.items(), key=lambda pu: (pu[1], pu[0])):

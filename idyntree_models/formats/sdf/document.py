@@ -123,13 +123,31 @@ def read_document(data: str | bytes, source: str | None, diag: Diagnostics
         # every repair mends a document the strict parser refuses, so a well-formed file (nearly all)
         # does not pay for the whole-text scans; the repaired text is parsed again, whose error stands
         root = parse_xml(repair_xml(data, diag), source)
-    r = XmlReader(source)
+    r = SdfXmlReader(source)
     if root.tag != "sdf":
         raise r.error(root, f"the root element is <{root.tag}>, an SDF file needs <sdf>")
     version = read_version(r, root, diag)
     if version < (1, 8):
         unflatten_world_models(r, root, diag)
     return root, r, version
+
+
+class SdfXmlReader(XmlReader):
+    """An XmlReader that parses each distinct number text once: check_values parses every value of the model
+    (as libsdformat does), and the readers then parse most of them again."""
+
+    def __init__(self, source: str | None) -> None:
+        super().__init__(source)
+        self._numbers: dict[str, list[float]] = {}
+
+    def floats_list(self, el: etree._Element, raw: str, what: str, n: int | None) -> list[float]:
+        values = self._numbers.get(raw)
+        if values is None:
+            values = super().floats_list(el, raw, what, None)
+            self._numbers[raw] = values
+        if n is not None and len(values) != n:
+            return super().floats_list(el, raw, what, n)  # (which says what is wrong)
+        return list(values)
 
 
 # -- small readers --------------------------------------------------------------------------------
@@ -154,6 +172,12 @@ def child_float(r: XmlReader, el: etree._Element | None, tag: str, default: floa
     if raw in ("-inf", "-infinity"):
         return -math.inf
     return r.float_text(c)
+
+
+def found_float(r: XmlReader, found: dict[str, etree._Element], tag: str, default: float) -> float:
+    """child_float of the child `found[tag]` (a reader's one look at the children, kept.survey)."""
+    c = found.get(tag)
+    return default if c is None else child_float(r, c, tag, default, c)
 
 
 def child_bool(r: XmlReader, el: etree._Element, tag: str, default: bool) -> bool:
@@ -377,6 +401,7 @@ __all__ = [
     "check_values",
     "child_bool",
     "child_float",
+    "found_float",
     "child_text",
     "is_colour",
     "is_true",

@@ -270,6 +270,11 @@ class FrameGraph:
             raise r.error(inc, "<placement_frame> needs a <pose> in the same <include>")
         sub.static = child_bool(r, inc, "static", False)
         sub.include_el = inc
+        for c in list(inc):
+            if isinstance(c.tag, str) and c.tag[0] == "{" and etree.QName(c).localname == "params":
+                self.diag.warn(f"line {c.sourceline}: <{c.prefix}:params> of the include of '{uri}' is not applied: "
+                               "the included model is read as its file says")
+                inc.remove(c)  # (not kept either: in the written nested model it would mean nothing)
         self.included[model_el] = sub
         return model_el
 

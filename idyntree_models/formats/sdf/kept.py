@@ -16,21 +16,27 @@ was already named in a warning, with all it holds).
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
+import numpy as np
 from lxml import etree
 
 from ...model.model import Extension, Model
+from ...model.transforms import matrix_to_rpy
 from ..base import Diagnostics
-from ..common import INERTIA_KEYS
+from ..common import INERTIA_KEYS, format_number, format_numbers
 from ..xmlutil import fragment
-from .document import IDYNTREE_NS
-from .frames import Scope
-from .reader import SdfGraph
+from .document import IDYNTREE_NS, read_pose
+
+if TYPE_CHECKING:
+    from .frames import Scope
+    from .reader import SdfGraph
 
 # A table: (the child tags read, {read child tag: the table of that child}).
 _Reads = tuple[frozenset[str], dict[str, "_Reads"]]
 
 _MODEL: _Reads = (frozenset({"pose", "link", "joint", "frame", "model", "include"}), {})
+_MODEL_STATIC: _Reads = (_MODEL[0] | {"static"}, {})
 # (the top model's pose places it in a world, which the model has no field for: kept when not zero)
 _TOP_MODEL: _Reads = (frozenset({"pose", "link", "joint", "frame", "model", "include", "static"}), {})
 _INCLUDE: _Reads = (frozenset({"uri", "name", "pose", "placement_frame"}), {})  # <static>: the top's only
@@ -57,16 +63,19 @@ _AXIS: _Reads = (
     frozenset({"xyz", "limit", "dynamics", "mimic", f"{{{IDYNTREE_NS}}}mimic", "use_parent_model_frame"}),
     {"limit": (frozenset({"lower", "upper", "effort", "velocity"}), {}),
      "dynamics": (frozenset({"damping", "friction"}), {}),
-     "mimic": (frozenset({"multiplier", "offset"}), {})},
+     "mimic": (frozenset({"multiplier", "offset"}), {}),
+     f"{{{IDYNTREE_NS}}}mimic": (frozenset(), {})},  # (what the writer writes for a mimic: see write_kept)
 )
 _JOINT_ENDS = frozenset({"pose", "parent", "child", "sensor"})
 _JOINT: dict[int, _Reads] = {  # by degrees of freedom
     0: (_JOINT_ENDS, {}),
-    1: (_JOINT_ENDS | {"axis", "thread_pitch", "screw_thread_pitch"}, {"axis": _AXIS}),
-    2: (_JOINT_ENDS | {"axis", "axis2"}, {"axis": _AXIS}),  # axis2 goes to the second joint of the split
+    1: (_JOINT_ENDS | {"axis"}, {"axis": _AXIS}),
+    2: (_JOINT_ENDS | {"axis", "axis2"}, {"axis": _AXIS, "axis2": _AXIS}),  # (axis2: see keep_unread)
 }
+_SCREW: _Reads = (_JOINT[1][0] | {"thread_pitch", "screw_thread_pitch"}, _JOINT[1][1])
 _DOF = {"fixed": 0, "ball": 0, "revolute": 1, "continuous": 1, "prismatic": 1, "screw": 1, "universal": 2,
         "revolute2": 2}
+_JOINT_BY_TYPE = {jtype: (_SCREW if jtype == "screw" else _JOINT[dof])[0] for jtype, dof in _DOF.items()}
 
 _SENSOR: _Reads = (frozenset({"pose"}), {})
 _IMU: _Reads = (frozenset({"pose", f"{{{IDYNTREE_NS}}}kind"}), {})
@@ -74,7 +83,14 @@ _FORCE_TORQUE: _Reads = (frozenset({"pose", "force_torque"}),
                          {"force_torque": (frozenset({"frame", "measure_direction"}), {})})
 
 
-_REPEATED = frozenset({"link", "joint", "frame", "model", "include", "visual", "collision", "sensor"})
+# The children that may repeat, each looked at on its own, by the element holding them (elsewhere a second one of
+# a tag is unread: a <frame> in a <force_torque> is a value).
+_REPEATED: dict[str, frozenset[str]] = {
+    "model": frozenset({"link", "joint", "frame", "model", "include"}),
+    "link": frozenset({"visual", "collision", "sensor"}),
+    "joint": frozenset({"sensor"}),
+}
+LINK_REPEATED, JOINT_REPEATED = _REPEATED["link"], _REPEATED["joint"]
 
 # The attributes each read element's reader reads; any other attribute of it is kept (Extension.attributes).
 _NAME = frozenset({"name"})
@@ -94,11 +110,14 @@ _ATTRIBUTES: dict[str, frozenset[str]] = {
 _NONE: frozenset[str] = frozenset()
 
 
-def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree._Element]]) -> None:
+def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree._Element]],
+                everything: bool = False) -> None:
     """Add to `model.extensions` every element of the SDF model the model has no field for.
 
     `shape_elements`: per link, the <visual> and <collision> elements that became its shapes, in the order of
-    link.visuals then link.collisions (a dropped shape moves the index of those after it).
+    link.visuals then link.collisions (a dropped shape moves the index of those after it).  What the readers
+    of links, joints, shapes and sensors noted unread (`g.unread`) is kept; with `everything`, all of them
+    are walked instead (what the tests compare the notes with).
     """
     out: list[Extension] = model.extensions
     for scope in g.scopes:
@@ -107,40 +126,187 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
         top = scope.parent is None
         owner = None if top else scope.prefix
         _attributes(scope.el, _TOP_MODEL_ATTRIBUTES if top else _ATTRIBUTES["model"], "model", owner, (), None, out)
-        _keep(scope.el, _TOP_MODEL if top else _MODEL, "model", owner, (), None, out)
+        overridden = scope.include_el is not None and _first(scope.include_el, "static") is not None
+        # (an include's <static> is the one that applies, kept in place of the model's own)
+        _keep(scope.el, _TOP_MODEL if top else _MODEL_STATIC if overridden else _MODEL, "model", owner, (), None, out)
         if scope.include_el is not None:
             _attributes(scope.include_el, _ATTRIBUTES["include"], "model", owner, (), None, out)
             _keep(scope.include_el, _TOP_INCLUDE if top else _INCLUDE, "model", owner, (), None, out)
         if top:
-            _placement(scope, out)
+            base = model.default_base_link
+            _placement(scope, g.links[base] if base in g.links else np.eye(4), out)
+    notes = g.unread
     for name, (el, _) in g.link_elements.items():
         if name not in model.links:
             continue
-        _attributes(el, _NAME, "link", name, (), None, out)
-        _keep(el, _LINK, "link", name, (), None, out)
+        if everything:
+            _attributes(el, _NAME, "link", name, (), None, out)
+            _keep(el, _LINK, "link", name, (), None, out)
+        elif el in notes:
+            _from_notes(el, notes[el], "link", name, None, out)
         counts = {"visual": 0, "collision": 0}
         for shape_el in shape_elements.get(name, ()):
             kind = shape_el.tag
-            _attributes(shape_el, _NAME, kind, name, (), counts[kind], out)
-            _keep(shape_el, _VISUAL if kind == "visual" else _COLLISION, kind, name, (), counts[kind], out)
+            if everything:
+                _attributes(shape_el, _NAME, kind, name, (), counts[kind], out)
+                _keep(shape_el, _VISUAL if kind == "visual" else _COLLISION, kind, name, (), counts[kind], out)
+            elif shape_el in notes:
+                _from_notes(shape_el, notes[shape_el], kind, name, counts[kind], out)
             counts[kind] += 1
     for j in g.joints.values():
         if j.type == "gearbox" or j.type not in _DOF:
             continue  # named in a warning as not part of the model
         dof = _DOF[j.type]
-        _attributes(j.el, _ATTRIBUTES["joint"], "joint", j.name, (), None, out)
-        _keep(j.el, _JOINT[dof], "joint", j.name, (), None, out)
-        if dof == 2:  # the split's second joint, written with a plain <axis>, holds what <axis2> held
-            axis2 = _first(j.el, "axis2")
-            if axis2 is not None:
-                _attributes(axis2, _NONE, "joint", f"{j.name}_axis2", ("axis",), None, out)
-                _keep(axis2, _AXIS, "joint", f"{j.name}_axis2", ("axis",), None, out)
+        mine: list[Extension] = []
+        if everything:
+            _attributes(j.el, _ATTRIBUTES["joint"], "joint", j.name, (), None, mine)
+            _keep(j.el, (joint_tags(j.type), _JOINT[dof][1]), "joint", j.name, (), None, mine)
+        else:
+            _from_notes(j.el, notes.get(j.el, ()), "joint", j.name, None, mine)
+        for e in mine:
+            if dof == 2 and e.path[:1] == ("axis2",):
+                # what a universal joint's <axis2> held goes to its second joint, written with a plain <axis>
+                e = Extension("sdf", e.tag, e.xml, "joint", f"{j.name}_axis2", path=("axis",) + e.path[1:],
+                              attributes=e.attributes)
+            out.append(e)
     for s in g.sensors:
-        if s.name not in model.sensors and f"{s.name}_acc" not in model.sensors:
+        owner = s.model_name  # (an IMU made two sensors: its accelerometer's name)
+        if owner is None or owner not in model.sensors:
             continue  # named in a warning as ignored
-        _attributes(s.el, _ATTRIBUTES["sensor"], "sensor", s.name, (), None, out)
+        if not everything:
+            _from_notes(s.el, notes.get(s.el, ()), "sensor", owner, None, out)
+            continue
+        _attributes(s.el, _ATTRIBUTES["sensor"], "sensor", owner, (), None, out)
         reads = _FORCE_TORQUE if s.type == "force_torque" else _IMU if s.type == "imu" else _SENSOR
-        _keep(s.el, reads, "sensor", s.name, (), None, out)
+        _keep(s.el, reads, "sensor", owner, (), None, out)
+
+
+# -- what the readers see as they read ----------------------------------------------------------------------
+# The readers look at each element they read once, through `survey`: the first child of each tag (what they
+# read, instead of a search per tag) and what there is unread, which they note (`note`) in `SdfGraph.unread`
+# by owner and path.  keep_unread makes the extensions of those notes: walking every link, joint, shape and
+# sensor again would cost a tenth of an SDF load, and most hold nothing unread.  (The walk, `everything`,
+# stays as what the tests compare the notes with.)
+LINK_TAGS = _LINK[0]
+INERTIAL_TAGS = _INERTIAL[0]
+INERTIA_TAGS = _INERTIAL[1]["inertia"][0]
+VISUAL_TAGS = _VISUAL[0]
+COLLISION_TAGS = _COLLISION[0]
+MATERIAL_TAGS = _MATERIAL[0]
+SHAPE_TAGS = {kind: reads[0] for kind, reads in _SHAPES.items()}
+AXIS_TAGS = _AXIS[0]
+AXIS_VALUE_TAGS = {tag: reads[0] for tag, reads in _AXIS[1].items()}
+FORCE_TORQUE_TAGS = _FORCE_TORQUE[1]["force_torque"][0]
+SENSOR_TAGS = {"imu": _IMU[0], "force_torque": _FORCE_TORQUE[0]}  # other types: OTHER_SENSOR_TAGS
+OTHER_SENSOR_TAGS = _SENSOR[0]
+ATTRIBUTES = _ATTRIBUTES
+
+# An unread item: (element, None) for an element kept whole, (element, attributes read) for the other
+# attributes of an element that is read.
+Unread = list[tuple[etree._Element, "frozenset[str] | None"]]
+
+
+def joint_tags(jtype: str) -> frozenset[str]:
+    return _JOINT_BY_TYPE.get(jtype, _JOINT[0][0])
+
+
+def survey(el: etree._Element, tags: frozenset[str], unread: Unread,
+           many: dict[str, list[etree._Element]] | None = None, repeated: frozenset[str] = _NONE
+           ) -> dict[str, etree._Element]:
+    """The first child of each tag.  What is not read is added to `unread`: a child whose tag is not in
+    `tags` or that is not the first of its tag, the attributes of a child not in `ATTRIBUTES`.  The tags in
+    `repeated` (a link's shapes and sensors) may repeat, each looked at on its own: they go to `many`."""
+    first: dict[str, etree._Element] = {}
+    for c in el:
+        tag = c.tag
+        if tag in repeated:
+            if many is not None:
+                many.setdefault(tag, []).append(c)
+        elif tag in first or tag not in tags:
+            if isinstance(tag, str):  # (not a comment)
+                unread.append((c, None))
+            if tag not in first:
+                first[tag] = c
+        else:
+            first[tag] = c
+            if c.keys():
+                read = _ATTRIBUTES.get(tag, _NONE)
+                if not read.issuperset(c.keys()):
+                    unread.append((c, read))
+    return first
+
+
+def own_attributes(el: etree._Element, read: frozenset[str], unread: Unread) -> None:
+    """Add to `unread` the attributes of `el` (a read element) not in `read`."""
+    if el.keys() and not read.issuperset(el.keys()):
+        unread.append((el, read))
+
+
+def look(el: etree._Element, tags: frozenset[str], path: tuple[str, ...], notes: list,
+         attributes: frozenset[str] = _NONE, many: dict[str, list[etree._Element]] | None = None,
+         repeated: frozenset[str] = _NONE) -> dict[str, etree._Element]:
+    """`survey` of an element read at `path` in its owner (() for the owner itself), noting in `notes` what is
+    unread there, and for the owner its own attributes not in `attributes` (those of the elements inside are
+    looked at by the survey of the element holding them)."""
+    unread: Unread = []
+    first = survey(el, tags, unread, many, repeated)
+    if unread:
+        notes.append((path, unread))
+    if not path and el.keys() and not attributes.issuperset(el.keys()):
+        notes.append(((), [(el, attributes)]))
+    return first
+
+
+def note(notes: list, path: tuple[str, ...], unread: Unread) -> None:
+    """Remember what was found unread at `path` in an owner (a link, joint, shape or sensor)."""
+    if unread:
+        notes.append((path, unread))
+
+
+def _from_notes(owner_el: etree._Element, notes: list, owner_kind: str, owner: str, index: int | None,
+                out: list[Extension]) -> None:
+    for path, items in notes:
+        for el, read in items:
+            if read is None:
+                out.append(_extension(el, owner_kind, owner, path, index))
+            else:
+                _attributes(el, read, owner_kind, owner, path if el is owner_el else path + (el.tag,), index, out)
+
+
+_ADDED_MASS_AXES = "xyzpqr"  # <fluid_added_mass> entries: linear x y z, angular p q r
+
+
+def rotate_added_mass(notes: list, rot: np.ndarray, warn) -> None:
+    """An inertial's <fluid_added_mass> is in the inertial frame, which the writer does not rotate (it turns the
+    inertia into the link's axes instead): the kept one is turned alike, M' = T M T^T with T = diag(R, R)."""
+    for path, items in notes:
+        if path != ("inertial",):
+            continue
+        for i, (el, read) in enumerate(items):
+            if read is not None or el.tag != "fluid_added_mass":
+                continue
+            m = np.zeros((6, 6))
+            try:
+                for c in el:
+                    if not isinstance(c.tag, str):
+                        continue
+                    a, b = _ADDED_MASS_AXES.index(c.tag[0]), _ADDED_MASS_AXES.index(c.tag[1])
+                    if len(c.tag) != 2 or c.keys() or len(c):
+                        raise ValueError(c.tag)
+                    m[a, b] = m[b, a] = float((c.text or "0").strip())
+            except ValueError:
+                warn(f"line {el.sourceline}: <fluid_added_mass> of a rotated inertial frame is kept as written: it "
+                     "is not the 21 numbers it should be, so it cannot be turned into the link's axes")
+                continue
+            t = np.zeros((6, 6))
+            t[:3, :3] = t[3:, 3:] = rot
+            m = t @ m @ t.T
+            out = etree.Element("fluid_added_mass")
+            for a in range(6):
+                for b in range(a, 6):
+                    etree.SubElement(out, _ADDED_MASS_AXES[a] + _ADDED_MASS_AXES[b]).text = format_number(
+                        float(m[a, b]), "the fluid added mass")
+            items[i] = (out, None)
 
 
 # the top model's placement in a world is no part of the model: its pose (not zero, or with a placement frame)
@@ -148,7 +314,9 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
 _TOP_MODEL_ATTRIBUTES = frozenset({"name", "canonical_link", "placement_frame"})  # (see _placement)
 
 
-def _placement(scope: Scope, out: list[Extension]) -> None:
+def _placement(scope: Scope, model_H_base: np.ndarray, out: list[Extension]) -> None:
+    """The pose places the model frame (or its placement frame) in the world.  The model frame written is the
+    base link's: the pose kept is composed with the base's pose in the model frame read."""
     inc = scope.include_el
     pose = _first(inc, "pose") if inc is not None else None
     if pose is None:
@@ -156,8 +324,14 @@ def _placement(scope: Scope, out: list[Extension]) -> None:
     placement = (scope.el.get("placement_frame") or "").strip() or (scope.placement or "")
     if pose is None or pose.get("relative_to") or pose.get("frame"):
         return  # placed relative to another part of the world: named with the world
-    if placement or _nonzero(pose):
+    if placement:
         out.append(_extension(pose, "model", None, (), None))
+    else:
+        world_H_base = read_pose(scope.r, pose, scope.version)[0] @ model_H_base
+        text = format_numbers(list(world_H_base[:3, 3]) + list(matrix_to_rpy(world_H_base[:3, :3])),
+                              "the pose of the model")
+        if any(float(v) != 0.0 for v in text.split()):
+            out.append(Extension("sdf", "pose", f"<pose>{text}</pose>", "model", None))
     if placement:
         out.append(Extension("sdf", "model", etree.tostring(etree.Element("model", placement_frame=placement),
                                                             encoding="unicode"), "model", None, attributes=True))
@@ -166,10 +340,12 @@ def _placement(scope: Scope, out: list[Extension]) -> None:
 def _attributes(el: etree._Element, read: frozenset[str], owner_kind: str, owner: str | None,
                 path: tuple[str, ...], index: int | None, out: list[Extension]) -> None:
     """Keep the attributes of `el` (at `path` in its owner) that are not in `read`."""
-    if len(el.attrib) <= len(read) and all(k in read for k in el.attrib):
+    if read.issuperset(el.keys()):
         return
     extra = [(k, v) for k, v in el.items() if k not in read]
     uris = {k[1:k.index("}")] for k, _ in extra if k[0] == "{"}
+    if el.tag[0] == "{":
+        uris.add(el.tag[1:el.tag.index("}")])
     held = etree.Element(el.tag, nsmap={p: u for p, u in el.nsmap.items() if u in uris and p} or None)
     for k, v in extra:
         held.set(k, v)
@@ -179,37 +355,27 @@ def _attributes(el: etree._Element, read: frozenset[str], owner_kind: str, owner
 
 def _keep(el: etree._Element, reads: _Reads, owner_kind: str, owner: str | None, path: tuple[str, ...],
           index: int | None, out: list[Extension]) -> None:
-    """Keep the children of `el` that `reads` does not read, and look the same way into those it reads.
-
-    A table without deeper tables (a value holder: <inertia>, <limit>, a shape) is looked into here rather
-    than by a call (a third of the calls, on an SDF load's budget)."""
+    """Keep the children of `el` that `reads` does not read, and look the same way into those it reads."""
     tags, deeper = reads
+    repeated = _REPEATED.get(el.tag, _NONE) if not path else _NONE
     seen: set[str] = set()
+    if reads is _GEOMETRY:
+        seen = set(_SHAPES)  # (only the first shape is read)
+        first = next((c for c in el if isinstance(c.tag, str)), None)
+        if first is not None and first.tag in _SHAPES:
+            seen.discard(first.tag)
     for c in el:
         tag = c.tag
         if tag in tags:
-            if tag in _REPEATED:
+            if tag in repeated:
                 continue
             if tag not in seen:  # a second <pose> or <limit> is not read: readers take the first
                 seen.add(tag)
-                if c.attrib:
+                if c.keys():
                     _attributes(c, _ATTRIBUTES.get(tag, _NONE), owner_kind, owner, path + (tag,), index, out)
-                sub = deeper.get(tag) if deeper else None
-                if sub is None:
-                    continue
-                if sub[1] or sub is _MATERIAL:
+                sub = deeper.get(tag)
+                if sub is not None:
                     _keep(c, sub, owner_kind, owner, path + (tag,), index, out)
-                    continue
-                values, got = sub[0], set()
-                for v in c:
-                    vtag = v.tag
-                    if vtag in values and vtag not in got:
-                        got.add(vtag)
-                        if v.attrib:
-                            _attributes(v, _ATTRIBUTES.get(vtag, _NONE), owner_kind, owner, path + (tag, vtag), index,
-                                        out)
-                    elif isinstance(vtag, str):
-                        out.append(_extension(v, owner_kind, owner, path + (tag,), index))
                 continue
         elif not isinstance(tag, str):
             continue  # a comment or processing instruction
@@ -232,13 +398,6 @@ def _first(el: etree._Element, tag: str) -> etree._Element | None:
         if c.tag == tag:
             return c
     return None
-
-
-def _nonzero(pose: etree._Element) -> bool:
-    try:
-        return any(float(v) != 0.0 for v in (pose.text or "").split()) or pose.get("rotation_format") is not None
-    except ValueError:
-        return True
 
 
 def _extension(el: etree._Element, owner_kind: str, owner: str | None, path: tuple[str, ...],
@@ -268,17 +427,24 @@ def _shown(el: etree._Element) -> str:
 def write_kept(model: Model, top: etree._Element, scopes: dict[str, etree._Element], links: dict[str, etree._Element],
                joints: dict[str, etree._Element], sensors: dict[str, etree._Element], diag: Diagnostics) -> None:
     """Put the kept SDF elements back where they were: in the written model (`top`), nested model (`scopes`, by
-    name), link, joint, shape or sensor (`sensors`: by the name the SDF sensor had, an IMU's pair by its base)."""
+    name), link, joint, shape or sensor (`sensors`: by model sensor name, an IMU by its accelerometer's)."""
     orphans: Counter[str] = Counter()
+    placed: set[etree._Element] = set()
     for e in model.extensions:
         if e.format != "sdf":
             continue
         parent = _owner(e, top, scopes, links, joints, sensors)
-        if parent is None:
-            orphans[f"<{e.tag}> of {e.owner_kind} '{e.owner}'"] += 1
-            continue
         for tag in e.path:
-            parent = _child_or_made(parent, tag)
+            if parent is None:
+                break
+            if tag in _WRITTEN_AS:  # (a 1.11 <mimic> is written as our own element, which readers need whole)
+                parent = _first(parent, _WRITTEN_AS[tag])
+            else:
+                parent = _child_or_made(parent, tag)
+        if parent is None:
+            where = "".join(f" in <{_shown_tag(t)}>" for t in reversed(e.path))
+            orphans[f"<{e.tag}>{where} of {e.owner_kind} '{e.owner}'"] += 1
+            continue
         el = fragment(e.xml)
         if e.attributes:
             for key, value in el.items():
@@ -287,16 +453,30 @@ def write_kept(model: Model, top: etree._Element, scopes: dict[str, etree._Eleme
                 elif parent.get(key) is None:  # never one the writer wrote (only unread ones are kept)
                     parent.set(key, value)
             continue
-        same = _first(parent, el.tag) if e.path[-1:] == ("material",) else None
-        if same is not None:  # an <ambient> unlike <diffuse>: the writer wrote the model's colour as both
+        same = _first(parent, "ambient") if el.tag == "ambient" and e.path[-1:] == ("material",) else None
+        if same is not None and same not in placed:  # (unlike <diffuse>: the writer wrote the colour as both)
             parent.replace(same, el)
         else:
             parent.append(el)
+        placed.add(el)
         etree.cleanup_namespaces(el)
+    version = model.metadata.get("sdf_version")
+    converted = [e for e in placed if e.tag != "plugin" and e.tag[0] != "{"]
+    if version not in (None, "1.9") and converted:
+        diag.warn(f"{len(converted)} kept SDF element(s) read from SDF {version} are written as they are into SDF "
+                  "1.9: libsdformat converts elements whose form changed between versions (an IMU's <noise> before "
+                  "1.6, a <pose frame=> before 1.7) only in files of the version they were written for")
     if orphans:
         shown = ", ".join(f"{n} {what}" if n > 1 else what for what, n in orphans.most_common(10))
-        diag.warn(f"{sum(orphans.values())} kept SDF element(s) are not written, their owner not being written: "
+        diag.warn(f"{sum(orphans.values())} kept SDF element(s) are not written, where they were not being written: "
                   f"{shown}{' ...' if len(orphans) > 10 else ''}")
+
+
+_WRITTEN_AS = {"mimic": f"{{{IDYNTREE_NS}}}mimic", f"{{{IDYNTREE_NS}}}mimic": f"{{{IDYNTREE_NS}}}mimic"}
+
+
+def _shown_tag(tag: str) -> str:
+    return "idyntree:" + tag.split("}")[1] if tag.startswith(f"{{{IDYNTREE_NS}}}") else tag
 
 
 def _owner(e: Extension, top: etree._Element, scopes: dict[str, etree._Element], links: dict[str, etree._Element],

@@ -23,13 +23,23 @@ from .document import (
     IDYNTREE_NS,
     check_values,
     child_bool,
-    child_float,
     child_text,
+    found_float,
     is_true,
     read_document,
     read_pose,
 )
 from .frames import WORLD, FrameGraph, FrameKind, Scope, Vertex
+from .kept import (
+    ATTRIBUTES,
+    AXIS_TAGS,
+    AXIS_VALUE_TAGS,
+    JOINT_REPEATED,
+    OTHER_SENSOR_TAGS,
+    SENSOR_TAGS,
+    joint_tags,
+    look,
+)
 from .uris import IncludePolicy
 
 UNLIMITED = 1e16  # SDF's "no limit" default for position limits before 1.10
@@ -47,6 +57,7 @@ class SdfJoint:
     el: etree._Element
     scope: Scope
     extra: dict = field(default_factory=dict)
+    notes: list = field(default_factory=list)  # what in it is not read, by path (kept.note)
 
 
 @dataclass
@@ -57,6 +68,8 @@ class SdfSensor:
     model_H_sensor: np.ndarray
     el: etree._Element
     scope: Scope
+    notes: list = field(default_factory=list)  # what in it is not read, by path (kept.note)
+    model_name: str | None = None  # the model sensor made of it (an IMU's accelerometer), once made
 
 
 @dataclass
@@ -76,6 +89,8 @@ class SdfGraph:
     world: str | None = None
     model_element: etree._Element | None = None
     scopes: list[Scope] = field(default_factory=list)  # the top model, then its nested and included ones
+    # what the readers of links, joints, shapes and sensors did not read, by their element (kept.note)
+    unread: dict[etree._Element, list] = field(default_factory=dict)
     _link_H_model: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def link_H_model(self, link: str) -> np.ndarray:
@@ -130,8 +145,11 @@ def _resolved(fg: FrameGraph, top: Scope, world: str | None) -> SdfGraph:
             g.models[vx.scope.prefix] = (fg.canonical(vx.scope), fg.pose(name))
     for vx in fg.v.values():
         if vx.kind is FrameKind.JOINT:
-            g.joints[vx.name] = _joint(fg, vx)
+            j = g.joints[vx.name] = _joint(fg, vx)
+            if j.notes:
+                g.unread[j.el] = j.notes
             _joint_sensors(fg, g, vx)
+    g.unread.update((s.el, s.notes) for s in g.sensors if s.notes)
     return g
 
 
@@ -294,13 +312,20 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
     axes: list[np.ndarray] = []
     limits: list[dict[str, float]] = []
     v10 = scope.version >= (1, 10)
-    for i in range(_DOF[jtype]):
+    dof = _DOF[jtype]
+    notes: list = []
+    first = look(el, joint_tags(jtype), (), notes, ATTRIBUTES["joint"], repeated=JOINT_REPEATED)
+    axis_first: dict[str, etree._Element] = {}
+    for i in range(dof):
         tag = "axis" if i == 0 else "axis2"
-        axis_el = find_child(el, tag)
+        axis_el = first.get(tag)
         if axis_el is None:
             fg.diag.warn(f"line {el.sourceline}: {jtype} joint '{jname}' has no <{tag}>; using 0 0 1")
             axis_el = etree.Element(tag)
-        xyz_el = find_child(axis_el, "xyz")
+        found = look(axis_el, AXIS_TAGS, (tag,), notes)
+        if i == 0:
+            axis_first = found
+        xyz_el = found.get("xyz")
         xyz = r.floats_text(xyz_el, 3) if xyz_el is not None and r.text(xyz_el) else np.array([0.0, 0.0, 1.0])
         scale = float(np.max(np.abs(xyz)))  # normalise without overflow for huge components
         if not scale > 1e-12:
@@ -308,58 +333,76 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
         unit = xyz / scale
         frame = _axis_frame(fg, vx, xyz_el, axis_el)
         axes.append(fg.pose(frame)[:3, :3] @ (unit / np.linalg.norm(unit)))
-        lim_el = find_child(axis_el, "limit")
-        dyn_el = find_child(axis_el, "dynamics")
+        lim = _values(found.get("limit"), "limit", (tag,), notes)
+        dyn = _values(found.get("dynamics"), "dynamics", (tag,), notes)
         limits.append(
             {
-                "lower": child_float(r, lim_el, "lower", -math.inf if v10 else -UNLIMITED),
-                "upper": child_float(r, lim_el, "upper", math.inf if v10 else UNLIMITED),
-                "effort": child_float(r, lim_el, "effort", math.inf if v10 else -1.0),
-                "velocity": child_float(r, lim_el, "velocity", math.inf if v10 else -1.0),
-                "damping": child_float(r, dyn_el, "damping", 0.0),
-                "friction": child_float(r, dyn_el, "friction", 0.0),
+                "lower": found_float(r, lim, "lower", -math.inf if v10 else -UNLIMITED),
+                "upper": found_float(r, lim, "upper", math.inf if v10 else UNLIMITED),
+                "effort": found_float(r, lim, "effort", math.inf if v10 else -1.0),
+                "velocity": found_float(r, lim, "velocity", math.inf if v10 else -1.0),
+                "damping": found_float(r, dyn, "damping", 0.0),
+                "friction": found_float(r, dyn, "friction", 0.0),
             }
         )
     extra: dict = {}
     if jtype == "screw":
-        if find_child(el, "screw_thread_pitch") is not None:
-            extra["screw_thread_pitch"] = child_float(r, el, "screw_thread_pitch", 1.0)
+        if "screw_thread_pitch" in first:
+            extra["screw_thread_pitch"] = found_float(r, first, "screw_thread_pitch", 1.0)
         else:
-            extra["thread_pitch"] = child_float(r, el, "thread_pitch", 1.0)
-    mimic_el = find_child(el, "axis/mimic")
-    ours = find_child(el, f"axis/{{{IDYNTREE_NS}}}mimic")  # what our 1.9 exporter writes
+            extra["thread_pitch"] = found_float(r, first, "thread_pitch", 1.0)
+    mimic_el = axis_first.get("mimic") if dof == 1 else find_child(el, "axis/mimic")
+    ours = axis_first.get(_OUR_MIMIC) if dof == 1 else find_child(el, f"axis/{_OUR_MIMIC}")  # our 1.9 exporter's
+    if ours is not None:
+        look(ours, frozenset(), ("axis", _OUR_MIMIC), notes)
     if mimic_el is None and ours is not None:
         extra["mimic"] = (r.required(ours, "joint"), r.float_attr(ours, "multiplier", 1.0), r.float_attr(ours, "offset", 0.0))
     if mimic_el is not None:
+        values = _values(mimic_el, "mimic", ("axis",), notes)
         extra["mimic"] = (
             r.required(mimic_el, "joint"),
-            child_float(r, mimic_el, "multiplier", 1.0),
-            child_float(r, mimic_el, "offset", 0.0),
+            found_float(r, values, "multiplier", 1.0),
+            found_float(r, values, "offset", 0.0),
         )
-    return SdfJoint(scope.scoped(jname), jtype, parent, child, fg.pose(vx.name), axes, limits, el, scope, extra)
+    return SdfJoint(scope.scoped(jname), jtype, parent, child, fg.pose(vx.name), axes, limits, el, scope, extra,
+                    notes=notes)
+
+
+_OUR_MIMIC = f"{{{IDYNTREE_NS}}}mimic"
+
+
+def _values(el: etree._Element | None, tag: str, path: tuple[str, ...], notes: list) -> dict[str, etree._Element]:
+    """The children of an axis's <limit>, <dynamics> or <mimic> by tag (none when absent); what is unread there
+    is noted at `path` + tag."""
+    if el is None:
+        return {}
+    return look(el, AXIS_VALUE_TAGS[tag], path + (tag,), notes)
+
+
+
 
 
 # -- sensors ----------------------------------------------------------------------------------------
-def _sensor_pose(fg: FrameGraph, scope: Scope, el: etree._Element, default: str) -> np.ndarray:
-    pose_el = find_child(el, "pose")
+def _sensor(fg: FrameGraph, scope: Scope, el: etree._Element, owner: str, default: str) -> SdfSensor:
+    name = scope.r.required(el, "name")
+    kind = (el.get("type") or "").strip()
+    notes: list = []
+    first = look(el, SENSOR_TAGS.get(kind, OTHER_SENSOR_TAGS), (), notes, ATTRIBUTES["sensor"])
+    pose_el = first.get("pose")
     pose, rel = read_pose(scope.r, pose_el, scope.version)
     base = fg.resolve_or_fail(scope, rel, pose_el, "relative_to") if rel else default
-    return fg.pose(base) @ pose
+    return SdfSensor(scope.scoped(name), kind, owner, fg.pose(base) @ pose, el, scope, notes=notes)
 
 
 def _link_sensors(fg: FrameGraph, g: SdfGraph, vx: Vertex) -> None:
     for s in find_children(vx.el, "sensor"):
-        name = vx.scope.r.required(s, "name")
-        g.sensors.append(SdfSensor(vx.scope.scoped(name), (s.get("type") or "").strip(), vx.name,
-                                   _sensor_pose(fg, vx.scope, s, vx.name), s, vx.scope))
+        g.sensors.append(_sensor(fg, vx.scope, s, vx.name, vx.name))
 
 
 def _joint_sensors(fg: FrameGraph, g: SdfGraph, vx: Vertex) -> None:
     owner = vx.scope.scoped(vx.el.get("name").strip())
     for s in find_children(vx.el, "sensor"):
-        name = vx.scope.r.required(s, "name")
-        g.sensors.append(SdfSensor(vx.scope.scoped(name), (s.get("type") or "").strip(), owner,
-                                   _sensor_pose(fg, vx.scope, s, vx.name), s, vx.scope))
+        g.sensors.append(_sensor(fg, vx.scope, s, owner, vx.name))
 
 
 __all__ = ["UNLIMITED", "SdfGraph", "SdfJoint", "SdfSensor", "read_sdf"]

@@ -43,11 +43,25 @@ from ...model.transforms import inverse
 from ...model.validation import check_inertia
 from ..base import Diagnostics, LoadOptions
 from ..common import INERTIA_KEYS, check_ft_keywords, inertia_from_six, unique_name
-from ..xmlutil import XmlReader, find_child, find_children, first_children
-from .document import IDYNTREE_NS, child_float, child_text, is_colour, is_true, read_pose
+from ..xmlutil import XmlReader, find_child, find_children
+from .document import IDYNTREE_NS, child_float, child_text, found_float, is_colour, is_true, read_pose
 from .frames import WORLD, Scope, far_apart
 from .inertia import DEFAULT_DENSITY, combine, solid
-from .kept import keep_unread
+from .kept import (
+    ATTRIBUTES,
+    COLLISION_TAGS,
+    FORCE_TORQUE_TAGS,
+    INERTIA_TAGS,
+    INERTIAL_TAGS,
+    LINK_REPEATED,
+    LINK_TAGS,
+    MATERIAL_TAGS,
+    SHAPE_TAGS,
+    VISUAL_TAGS,
+    keep_unread,
+    look,
+    rotate_added_mass,
+)
 from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor
 
 # model.metadata keys this stage sets (documented in docs/sdf.md):
@@ -72,7 +86,7 @@ def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None =
     shape_elements: dict[str, list[etree._Element]] = {}
     for name in g.links:
         el, scope = g.link_elements[name]
-        model.links[name] = read_link(scope.r, el, name, scope, diag, shape_elements.setdefault(name, []))
+        model.links[name] = read_link(scope.r, el, name, scope, diag, shape_elements.setdefault(name, []), g.unread)
     world_joints: dict[str, dict] = {}
     far = far_apart(list(g.links.values()) + [j.model_H_joint for j in g.joints.values()])
     for j in g.joints.values():
@@ -183,43 +197,55 @@ def _free_chain(model: Model, base: str, link: str, base_H_link: np.ndarray) -> 
 
 # -- links ----------------------------------------------------------------------------------------------
 def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: Diagnostics,
-              shape_elements: list[etree._Element] | None = None) -> Link:
-    """`shape_elements` gets the <visual> and <collision> elements that became shapes (kept.keep_unread)."""
+              shape_elements: list[etree._Element] | None = None,
+              unread_in: dict[etree._Element, list] | None = None) -> Link:
+    """`shape_elements` gets the <visual> and <collision> elements that became shapes, `unread_in` what the link
+    and its shapes hold unread, by element (kept.keep_unread)."""
     link = Link(name)
+    many: dict[str, list[etree._Element]] = {}
+    notes: list = []
+    first = look(el, LINK_TAGS, (), notes, ATTRIBUTES["link"], many, LINK_REPEATED)
     for kind in ("visual", "collision"):
         seen: dict[str, int] = {}
-        for shape_el in find_children(el, kind):
+        for shape_el in many.get(kind, ()):
             sname = (shape_el.get("name") or "").strip()
             if sname in seen:
                 raise r.error(shape_el, f"duplicate {kind} name '{sname}' in link '{name}' (first at line {seen[sname]})")
             seen[sname] = shape_el.sourceline
-            shape = _shape(r, shape_el, name, scope, diag)
+            shape = _shape(r, shape_el, name, scope, diag, unread_in)
             if shape is not None:
                 (link.visuals if kind == "visual" else link.collisions).append(shape)
                 if shape_elements is not None:
                     shape_elements.append(shape_el)
-    inertial = find_child(el, "inertial")
+    inertial = first.get("inertial")
+    found: dict[str, etree._Element] = {}
+    moments: dict[str, etree._Element] = {}
+    if inertial is not None:
+        found = look(inertial, INERTIAL_TAGS, ("inertial",), notes)
+        i_el = found.get("inertia")
+        if i_el is not None:
+            moments = look(i_el, INERTIA_TAGS, ("inertial", "inertia"), notes)
+    if notes and unread_in is not None:
+        unread_in[el] = notes
     if inertial is None:
         link.inertia = Inertia(1.0, np.zeros(3), np.eye(3))  # libsdformat's default for a missing <inertial>
         return link
+    six = [1.0, 0.0, 0.0, 1.0, 0.0, 1.0]  # libsdformat's defaults, in INERTIA_KEYS' order
     if is_true(inertial.get("auto")):
         auto = _auto_inertia(r, el, inertial, name, scope, diag)
         if auto is not None:
             link.inertia = auto
             return link
-    pose, rel = read_pose(r, find_child(inertial, "pose"), scope.version)
+    pose, rel = read_pose(r, found.get("pose"), scope.version)
     if rel and rel != name.split("::")[-1]:
         diag.warn(f"line {inertial.sourceline}: link '{name}': inertial pose relative_to '{rel}' ignored "
                   "(the inertial pose is in the link frame)")
-    mass = child_float(r, inertial, "mass", 1.0)
-    i_el = find_child(inertial, "inertia")
-    six = [1.0, 0.0, 0.0, 1.0, 0.0, 1.0]  # libsdformat's defaults, in INERTIA_KEYS' order
-    if i_el is not None:  # the first of each, as child_float would find it, in one pass over the children
-        first = first_children(i_el)
-        for k, i in _INERTIA_INDEX.items():  # read in key order: the first bad one reported is ixx's, then ixy's...
-            if k in first:
-                six[i] = child_float(r, i_el, k, six[i], first[k])
+    mass = found_float(r, found, "mass", 1.0)
+    for k, i in _INERTIA_INDEX.items():  # read in key order: the first bad one reported is ixx's, then ixy's...
+        six[i] = found_float(r, moments, k, six[i])
     rot = pose[:3, :3]
+    if notes and not np.array_equal(rot, np.eye(3)):
+        rotate_added_mass(notes, rot, diag.warn)
     with np.errstate(all="ignore"):  # an inf moment (SDF reads 'inf') turned gives NaN: refused just below
         link.inertia = Inertia(mass, pose[:3, 3], rot @ inertia_from_six(*six) @ rot.T)
     try:
@@ -266,10 +292,15 @@ def _auto_inertia(r: XmlReader, link_el: etree._Element, inertial: etree._Elemen
     return result
 
 
-def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diagnostics) -> Shape | None:
-    mat_el = find_child(el, "material")
-    material = _material(r, mat_el) if mat_el is not None else None
-    geo = find_child(el, "geometry")
+def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diagnostics,
+           unread_in: dict[etree._Element, list] | None = None) -> Shape | None:
+    notes: list = []
+    first = look(el, VISUAL_TAGS if el.tag == "visual" else COLLISION_TAGS, (), notes, ATTRIBUTES[el.tag])
+    mat_el = first.get("material")
+    material = None
+    if mat_el is not None:
+        material = _material(r, mat_el, notes)
+    geo = first.get("geometry")
     if geo is None:
         diag.warn(f"line {el.sourceline}: <{el.tag}> of link '{link}' has no <geometry>; ignored")
         return None
@@ -277,33 +308,42 @@ def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diag
     if not children:
         return None
     g = children[0]
-    pose, rel = read_pose(r, find_child(el, "pose"), scope.version)
+    look(geo, frozenset({g.tag}), ("geometry",), notes)  # (a second shape is not read: kept)
+    values = look(g, SHAPE_TAGS.get(g.tag, frozenset()), ("geometry", g.tag), notes)
+    if notes and unread_in is not None:
+        unread_in[el] = notes
+    pose, rel = read_pose(r, first.get("pose"), scope.version)
     if rel and rel != link.split("::")[-1]:
         diag.warn(f"line {el.sourceline}: <{el.tag}> pose relative_to '{rel}' is read as relative to its link")
     name = el.get("name")
     shape: Shape
     if g.tag == "box":
-        size = child_text(r, g, "size")
-        shape = Box(pose, name, size=r.floats_text(find_child(g, "size"), 3) if size else np.ones(3))
+        size = values.get("size")
+        shape = Box(pose, name, size=r.floats_text(size, 3) if size is not None and r.text(size) else np.ones(3))
     elif g.tag == "sphere":
-        shape = Sphere(pose, name, radius=child_float(r, g, "radius", 1.0))
+        shape = Sphere(pose, name, radius=found_float(r, values, "radius", 1.0))
     elif g.tag == "cylinder":
-        shape = Cylinder(pose, name, radius=child_float(r, g, "radius", 1.0), length=child_float(r, g, "length", 1.0))
+        shape = Cylinder(pose, name, radius=found_float(r, values, "radius", 1.0),
+                         length=found_float(r, values, "length", 1.0))
     elif g.tag == "capsule":
-        shape = Capsule(pose, name, radius=child_float(r, g, "radius", 0.5), length=child_float(r, g, "length", 1.0))
+        shape = Capsule(pose, name, radius=found_float(r, values, "radius", 0.5),
+                        length=found_float(r, values, "length", 1.0))
     elif g.tag == "cone":
-        shape = Cone(pose, name, radius=child_float(r, g, "radius", 0.5), length=child_float(r, g, "length", 1.0))
+        shape = Cone(pose, name, radius=found_float(r, values, "radius", 0.5), length=found_float(r, values, "length", 1.0))
     elif g.tag == "ellipsoid":
-        radii = find_child(g, "radii")
+        radii = values.get("radii")
         shape = Ellipsoid(pose, name, radii=r.floats_text(radii, 3) if radii is not None else np.ones(3))
     elif g.tag == "mesh":
-        uri = child_text(r, g, "uri") or ""
-        scale_el = find_child(g, "scale")
+        uri = values.get("uri")
+        scale_el = values.get("scale")
         scale = r.floats_text(scale_el, 3) if scale_el is not None and r.text(scale_el) else np.ones(3)
-        shape = Mesh(pose, name, filename=uri, scale=scale)
-        if find_child(g, "submesh") is not None:
+        shape = Mesh(pose, name, filename=(r.text(uri) if uri is not None else "") or "", scale=scale)
+        if "submesh" in values:
             diag.warn(f"line {g.sourceline}: mesh <submesh> of link '{link}' ignored (the whole mesh is used)")
     elif g.tag == "empty":
+        if notes:
+            diag.warn(f"line {el.sourceline}: <{el.tag}> '{name}' of link '{link}' has an empty geometry: it is no "
+                      "shape of the model, and what it holds besides is not kept")
         return None
     else:
         diag.warn(f"line {g.sourceline}: <{el.tag}> geometry <{g.tag}> of link '{link}' is not supported; ignored")
@@ -312,17 +352,23 @@ def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diag
     return shape
 
 
-def _material(r: XmlReader, mat: etree._Element) -> Material:
+def _material(r: XmlReader, mat: etree._Element, notes: list) -> Material:
+    """The material; what the model does not hold of it is noted (kept.keep_unread keeps it)."""
+    found = look(mat, MATERIAL_TAGS, ("material",), notes)
     color = None
     for tag in ("emissive", "specular", "ambient", "diffuse"):  # diffuse wins, ambient is the fallback
-        c = find_child(mat, tag)
+        c = found.get(tag)
         if c is not None and r.text(c):
             v = r.floats_list(c, c.text or "", f"<{tag}> value", None)
             if not is_colour(v):
                 raise r.error(c, f"<{tag}> needs 3 or 4 numbers between 0 and 1 (r g b [a]), got '{r.text(c)}'")
             if tag in ("ambient", "diffuse"):
                 color = np.array(v + [1.0] if len(v) == 3 else v)
-    script_name = child_text(r, mat, "script/name") if find_child(mat, "script") is not None else None
+    ambient, diffuse = found.get("ambient"), found.get("diffuse")
+    if ambient is not None and diffuse is not None and (ambient.text or "").split() != (diffuse.text or "").split():
+        notes.append((("material",), [(ambient, None)]))  # (the writer writes the model's colour as both)
+    script = found.get("script")
+    script_name = child_text(r, script, "name") if script is not None else None
     return Material(script_name, color, None)
 
 
@@ -440,6 +486,17 @@ def _add_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> N
     if not s.type:
         diag.warn(f"line {el.sourceline}: sensor '{s.name}' has no type; ignored")
         return
+    pair = s.type == "imu" and s.owner in g.links and child_text(s.scope.r, el, _IDT_KIND) not in ("accelerometer",
+                                                                                                   "gyroscope")
+
+    def taken(base: str) -> bool:
+        return any(n in model.sensors for n in ((f"{base}_acc", f"{base}_gyro") if pair else (base,)))
+
+    if taken(s.name):  # SDF names sensors within their link or joint; the model, within the model
+        new = unique_name(s.name, taken)
+        diag.warn(f"line {el.sourceline}: sensor '{s.name}' of {'link' if s.owner in g.links else 'joint'} "
+                  f"'{s.owner}' is named '{new}' in the model: another sensor of the model has its name")
+        s.name = new
     if s.owner in g.links:
         _add_link_sensor(model, g, s, diag)
         return
@@ -455,18 +512,19 @@ def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics)
     if s.type == "imu":
         kind = child_text(r, el, _IDT_KIND)
         if kind in ("accelerometer", "gyroscope"):  # written by our exporter for a lone sensor
+            s.model_name = s.name
             model.sensors[s.name] = LinkSensor(s.name, parent_link=s.owner, link_H_sensor=link_H,
                                                sensor_type=SensorType(kind))
             return
         for suffix, st in (("_acc", SensorType.ACCELEROMETER), ("_gyro", SensorType.GYROSCOPE)):
             n = s.name + suffix
-            if n in model.sensors:
-                raise r.error(el, f"IMU '{s.name}' becomes sensor '{n}', a name already used")
             model.sensors[n] = LinkSensor(n, parent_link=s.owner, link_H_sensor=link_H.copy(), sensor_type=st)
+        s.model_name = s.name + "_acc"  # (its pair is written back as one IMU: kept.write_kept)
         return
     if s.type == "force_torque":
         diag.warn(f"line {el.sourceline}: force_torque sensor '{s.name}' is in a link, not a joint; ignored")
         return
+    s.model_name = s.name
     model.sensors[s.name] = LinkSensor(s.name, parent_link=s.owner, link_H_sensor=link_H,
                                        sensor_type=SensorType.OTHER, subtype=s.type)
 
@@ -483,8 +541,12 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
     frame = "parent" if s.scope.version < (1, 5) else "child"
     direction = "child_to_parent"
     if ft is not None:
-        frame = child_text(r, ft, "frame") or frame
-        direction = child_text(r, ft, "measure_direction") or direction
+        notes: list = []
+        found = look(ft, FORCE_TORQUE_TAGS, ("force_torque",), notes)
+        if notes:
+            g.unread.setdefault(el, []).extend(notes)
+        frame = (r.text(found["frame"]) if "frame" in found else None) or frame
+        direction = (r.text(found["measure_direction"]) if "measure_direction" in found else None) or direction
     check_ft_keywords(frame, direction, lambda tag, msg: r.error(find_child(ft, tag), msg), s.name)
     parent_H = g.links[j.parent] if j.parent != WORLD else np.eye(4)
     child_H = g.links[j.child]
@@ -494,6 +556,7 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
         model_H_s = (child_H if frame == "child" else parent_H).copy()
         model_H_s[:3, 3] = j.model_H_joint[:3, 3]  # torque about the joint origin
     second = joint.child
+    s.model_name = s.name
     model.sensors[s.name] = ForceTorqueSensor(
         s.name,
         parent_joint=joint.name,

@@ -121,7 +121,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     if base in model.links and base not in plan.skip_links and base != plan.world_link:
         m.set("canonical_link", plan.names[base])
     links: dict[str, etree._Element] = {}
-    sensors: dict[str, etree._Element] = {}  # by the name of the SDF sensor each one is (an IMU pair's base name)
+    sensors: dict[str, etree._Element] = {}  # by model sensor name (an IMU written from a pair: its accelerometer's)
     for name in ordered:
         if name in plan.skip_links or name == plan.world_link:
             continue
@@ -526,7 +526,7 @@ def _link_sensors_out(le: etree._Element, model: Model, link: str, plan: _Plan, 
                 se = _sub(le, "sensor", name=_sensor_name(base, out_link, plan, diag), type="imu")
                 _sub(se, "pose", _pose_text(s.link_H_sensor, what))
                 done |= {s.name, gyro.name}
-                written[base] = se
+                written[s.name] = se  # (by the accelerometer's name, unique where the IMU's is not: kept.py)
                 continue
         if s.sensor_type in (SensorType.ACCELEROMETER, SensorType.GYROSCOPE):
             se = _sub(le, "sensor", name=_sensor_name(s.name, out_link, plan, diag), type="imu")
