@@ -175,7 +175,7 @@ def child_float(r: XmlReader, el: etree._Element | None, tag: str, default: floa
 
 
 def found_float(r: XmlReader, found: dict[str, etree._Element], tag: str, default: float) -> float:
-    """child_float of the child `found[tag]` (a reader's one look at the children, kept.survey)."""
+    """child_float of the child `found[tag]` (a reader's one look at the children, kept.look)."""
     c = found.get(tag)
     return default if c is None else child_float(r, c, tag, default, c)
 

@@ -182,11 +182,11 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
 
 
 # -- what the readers see as they read ----------------------------------------------------------------------
-# The readers look at each element they read once, through `survey`: the first child of each tag (what they
-# read, instead of a search per tag) and what there is unread, which they note (`note`) in `SdfGraph.unread`
-# by owner and path.  keep_unread makes the extensions of those notes: walking every link, joint, shape and
-# sensor again would cost a tenth of an SDF load, and most hold nothing unread.  (The walk, `everything`,
-# stays as what the tests compare the notes with.)
+# The readers look at each element they read once, through `look`: the first child of each tag (what they
+# read, instead of a search per tag) and what there is unread, noted by path for the owner (kept in
+# `SdfGraph.unread` by the owner's element).  keep_unread makes the extensions of those notes: walking every
+# link, joint, shape and sensor again would cost a tenth of an SDF load, and most hold nothing unread.  (The
+# walk, `everything`, stays as what the tests compare the notes with.)
 LINK_TAGS = _LINK[0]
 INERTIAL_TAGS = _INERTIAL[0]
 INERTIA_TAGS = _INERTIAL[1]["inertia"][0]
@@ -210,13 +210,17 @@ def joint_tags(jtype: str) -> frozenset[str]:
     return _JOINT_BY_TYPE.get(jtype, _JOINT[0][0])
 
 
-def survey(el: etree._Element, tags: frozenset[str], unread: Unread,
-           many: dict[str, list[etree._Element]] | None = None, repeated: frozenset[str] = _NONE
-           ) -> dict[str, etree._Element]:
-    """The first child of each tag.  What is not read is added to `unread`: a child whose tag is not in
-    `tags` or that is not the first of its tag, the attributes of a child not in `ATTRIBUTES`.  The tags in
-    `repeated` (a link's shapes and sensors) may repeat, each looked at on its own: they go to `many`."""
+def look(el: etree._Element, tags: frozenset[str], path: tuple[str, ...], notes: list,
+         attributes: frozenset[str] = _NONE, many: dict[str, list[etree._Element]] | None = None,
+         repeated: frozenset[str] = _NONE) -> dict[str, etree._Element]:
+    """The first child of each tag of an element read at `path` in its owner (() for the owner itself).
+
+    What is not read there is noted in `notes` (at `path`): a child whose tag is not in `tags` or that is not
+    the first of its tag, the attributes of a child not in `ATTRIBUTES`, and for the owner its own attributes
+    not in `attributes` (an element inside has its attributes looked at by the look at its parent).  The tags
+    in `repeated` (a link's shapes and sensors) may repeat, each looked at on its own: they go to `many`."""
     first: dict[str, etree._Element] = {}
+    unread: Unread = []
     for c in el:
         tag = c.tag
         if tag in repeated:
@@ -233,34 +237,11 @@ def survey(el: etree._Element, tags: frozenset[str], unread: Unread,
                 read = _ATTRIBUTES.get(tag, _NONE)
                 if not read.issuperset(c.keys()):
                     unread.append((c, read))
-    return first
-
-
-def own_attributes(el: etree._Element, read: frozenset[str], unread: Unread) -> None:
-    """Add to `unread` the attributes of `el` (a read element) not in `read`."""
-    if el.keys() and not read.issuperset(el.keys()):
-        unread.append((el, read))
-
-
-def look(el: etree._Element, tags: frozenset[str], path: tuple[str, ...], notes: list,
-         attributes: frozenset[str] = _NONE, many: dict[str, list[etree._Element]] | None = None,
-         repeated: frozenset[str] = _NONE) -> dict[str, etree._Element]:
-    """`survey` of an element read at `path` in its owner (() for the owner itself), noting in `notes` what is
-    unread there, and for the owner its own attributes not in `attributes` (those of the elements inside are
-    looked at by the survey of the element holding them)."""
-    unread: Unread = []
-    first = survey(el, tags, unread, many, repeated)
     if unread:
         notes.append((path, unread))
     if not path and el.keys() and not attributes.issuperset(el.keys()):
         notes.append(((), [(el, attributes)]))
     return first
-
-
-def note(notes: list, path: tuple[str, ...], unread: Unread) -> None:
-    """Remember what was found unread at `path` in an owner (a link, joint, shape or sensor)."""
-    if unread:
-        notes.append((path, unread))
 
 
 def _from_notes(owner_el: etree._Element, notes: list, owner_kind: str, owner: str, index: int | None,
