@@ -87,18 +87,16 @@ class _Rewriter:
         return ref.body
 
     def rebased_file(self, uri: str) -> str | None:
-        """A relative reference (`path` or `file://path`) to a file, as seen from the output folder; None for
-        anything else (a name without a folder that names no file, such as Gazebo's `__default__`, stays)."""
+        """A relative path to a file that exists next to the source, as seen from the output folder; None for
+        anything else (a name such as Gazebo's `__default__`, a `file://` URI that Gazebo looks up in its
+        resource paths, a path to nothing: each stays as it is)."""
         if not (self.source_dir and self.output_dir):
             return None
         ref = _parse(uri)
-        if ref.scheme not in ("relative", "file") or os.path.isabs(ref.body):
+        if ref.scheme != "relative":
             return None
         path = os.path.join(self.source_dir, ref.body)
-        if "/" not in ref.body and not os.path.exists(path):
-            return None
-        new = os.path.relpath(path, self.output_dir)
-        return new if ref.scheme == "relative" else "file://" + new
+        return os.path.relpath(path, self.output_dir) if os.path.isfile(path) else None
 
     def __call__(self, uri: str) -> str:
         out = self.cache.get(uri)
@@ -181,18 +179,19 @@ def rewrite_mesh_uris(model: Model, fmt: str, options: ExportOptions, diag: Diag
 
 
 def _rebased_extensions(model: Model, rewriter: _Rewriter) -> dict[int, str]:
-    """Kept elements (model.extensions) with their relative file references (an SDF material's `<script><uri>`,
+    """Kept SDF elements (model.extensions) with their relative paths to files (an SDF material's `<script><uri>`,
     a PBR `<albedo_map>`, a `<cubemap_uri>`) rebased onto the output's folder, as meshes are: {index: new xml}."""
     out: dict[int, str] = {}
     for i, e in enumerate(model.extensions):
-        if e.attributes or ("uri>" not in e.xml and "_map>" not in e.xml):
+        if e.format != "sdf" or e.attributes or e.tag == "plugin" or ("uri>" not in e.xml and "_map>" not in e.xml):
             continue
         from .xmlutil import fragment  # (lxml: not imported by every exporter)
 
         el = fragment(e.xml)
         changed = False
         for c in el.iter():
-            if isinstance(c.tag, str) and c.tag.endswith(("uri", "_map")) and (c.text or "").strip():
+            if (isinstance(c.tag, str) and c.tag.endswith(("uri", "_map")) and (c.text or "").strip()
+                    and not any(a.tag == "plugin" for a in c.iterancestors())):  # (a plugin's parameters are its own)
                 new = rewriter.rebased_file(c.text.strip())
                 if new is not None and new != c.text:
                     c.text, changed = new, True

@@ -24,7 +24,7 @@ from lxml import etree
 from ...model.model import Extension, Model
 from ...model.transforms import matrix_to_rpy
 from ..base import Diagnostics
-from ..common import INERTIA_KEYS, format_number, format_numbers
+from ..common import INERTIA_KEYS, format_numbers
 from ..xmlutil import fragment
 from .document import IDYNTREE_NS, read_pose
 
@@ -66,16 +66,33 @@ _AXIS: _Reads = (
      "mimic": (frozenset({"multiplier", "offset"}), {}),
      f"{{{IDYNTREE_NS}}}mimic": (frozenset(), {})},  # (what the writer writes for a mimic: see write_kept)
 )
+_AXES: dict[tuple[bool, bool], _Reads] = {}
+
+
+def axis_reads(dof: int, version: tuple[int, int]) -> _Reads:
+    """What the reader reads of an axis.  <use_parent_model_frame> only in SDF 1.5 and 1.6 (where it exists).  A
+    mimic is read whole of a split (universal, revolute2) joint: its two joints mimic nothing, which the reader
+    says; kept, it would make the first of them a mimic joint when read back."""
+    key = (dof == 1, (1, 5) <= version < (1, 7))
+    reads = _AXES.get(key)
+    if reads is None:
+        drop = set() if key[1] else {"use_parent_model_frame"}
+        deeper = {t: r for t, r in _AXIS[1].items() if key[0] or t not in ("mimic", f"{{{IDYNTREE_NS}}}mimic")}
+        reads = _AXES[key] = (_AXIS[0] - drop, deeper)
+    return reads
+
+
+def _joint_reads(jtype: str, version: tuple[int, int]) -> _Reads:
+    dof = _DOF[jtype]
+    axis = axis_reads(dof, version)
+    return joint_tags(jtype), ({"axis": axis} if dof == 1 else {"axis": axis, "axis2": axis} if dof == 2 else {})
 _JOINT_ENDS = frozenset({"pose", "parent", "child", "sensor"})
-_JOINT: dict[int, _Reads] = {  # by degrees of freedom
-    0: (_JOINT_ENDS, {}),
-    1: (_JOINT_ENDS | {"axis"}, {"axis": _AXIS}),
-    2: (_JOINT_ENDS | {"axis", "axis2"}, {"axis": _AXIS, "axis2": _AXIS}),  # (axis2: see keep_unread)
-}
-_SCREW: _Reads = (_JOINT[1][0] | {"thread_pitch", "screw_thread_pitch"}, _JOINT[1][1])
+_JOINT_TAGS = {0: _JOINT_ENDS, 1: _JOINT_ENDS | {"axis"}, 2: _JOINT_ENDS | {"axis", "axis2"}}  # by DOF
 _DOF = {"fixed": 0, "ball": 0, "revolute": 1, "continuous": 1, "prismatic": 1, "screw": 1, "universal": 2,
         "revolute2": 2}
-_JOINT_BY_TYPE = {jtype: (_SCREW if jtype == "screw" else _JOINT[dof])[0] for jtype, dof in _DOF.items()}
+# (a universal joint's <axis2> goes to its second joint: see keep_unread)
+_JOINT_BY_TYPE = {jtype: _JOINT_TAGS[dof] | ({"thread_pitch", "screw_thread_pitch"} if jtype == "screw" else set())
+                  for jtype, dof in _DOF.items()}
 
 _SENSOR: _Reads = (frozenset({"pose"}), {})
 _IMU: _Reads = (frozenset({"pose", f"{{{IDYNTREE_NS}}}kind"}), {})
@@ -110,16 +127,18 @@ _ATTRIBUTES: dict[str, frozenset[str]] = {
 _NONE: frozenset[str] = frozenset()
 
 
-def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree._Element]],
+def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree._Element]], diag: Diagnostics,
                 everything: bool = False) -> None:
     """Add to `model.extensions` every element of the SDF model the model has no field for.
 
     `shape_elements`: per link, the <visual> and <collision> elements that became its shapes, in the order of
     link.visuals then link.collisions (a dropped shape moves the index of those after it).  What the readers
     of links, joints, shapes and sensors noted unread (`g.unread`) is kept; with `everything`, all of them
-    are walked instead (what the tests compare the notes with).
+    are walked instead (what the tests compare the notes with).  A second element of a tag read once (a
+    second <damping>) is neither read (readers take the first) nor kept: one warning names them.
     """
     out: list[Extension] = model.extensions
+    repeats: Counter[str] = Counter()
     for scope in g.scopes:
         if scope.empty:
             continue
@@ -128,13 +147,14 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
         _attributes(scope.el, _TOP_MODEL_ATTRIBUTES if top else _ATTRIBUTES["model"], "model", owner, (), None, out)
         overridden = scope.include_el is not None and _first(scope.include_el, "static") is not None
         # (an include's <static> is the one that applies, kept in place of the model's own)
-        _keep(scope.el, _TOP_MODEL if top else _MODEL_STATIC if overridden else _MODEL, "model", owner, (), None, out)
+        _keep(scope.el, _TOP_MODEL if top else _MODEL_STATIC if overridden else _MODEL, "model", owner, (), None, out,
+              repeats)
         if scope.include_el is not None:
             _attributes(scope.include_el, _ATTRIBUTES["include"], "model", owner, (), None, out)
-            _keep(scope.include_el, _TOP_INCLUDE if top else _INCLUDE, "model", owner, (), None, out)
+            _keep(scope.include_el, _TOP_INCLUDE if top else _INCLUDE, "model", owner, (), None, out, repeats)
         if top:
             base = model.default_base_link
-            _placement(scope, g.links[base] if base in g.links else np.eye(4), out)
+            _placement(scope, g.links[base] if base in g.links else np.eye(4), out, diag)
     notes = g.unread
     for name, (el, _) in g.link_elements.items():
         if name not in model.links:
@@ -143,7 +163,7 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
             _attributes(el, _NAME, "link", name, (), None, out)
             _keep(el, _LINK, "link", name, (), None, out)
         elif el in notes:
-            _from_notes(el, notes[el], "link", name, None, out)
+            _from_notes(el, notes[el], "link", name, None, out, repeats)
         counts = {"visual": 0, "collision": 0}
         for shape_el in shape_elements.get(name, ()):
             kind = shape_el.tag
@@ -151,7 +171,7 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
                 _attributes(shape_el, _NAME, kind, name, (), counts[kind], out)
                 _keep(shape_el, _VISUAL if kind == "visual" else _COLLISION, kind, name, (), counts[kind], out)
             elif shape_el in notes:
-                _from_notes(shape_el, notes[shape_el], kind, name, counts[kind], out)
+                _from_notes(shape_el, notes[shape_el], kind, name, counts[kind], out, repeats)
             counts[kind] += 1
     for j in g.joints.values():
         if j.type == "gearbox" or j.type not in _DOF:
@@ -160,9 +180,9 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
         mine: list[Extension] = []
         if everything:
             _attributes(j.el, _ATTRIBUTES["joint"], "joint", j.name, (), None, mine)
-            _keep(j.el, (joint_tags(j.type), _JOINT[dof][1]), "joint", j.name, (), None, mine)
+            _keep(j.el, _joint_reads(j.type, j.scope.version), "joint", j.name, (), None, mine)
         else:
-            _from_notes(j.el, notes.get(j.el, ()), "joint", j.name, None, mine)
+            _from_notes(j.el, notes.get(j.el, ()), "joint", j.name, None, mine, repeats)
         for e in mine:
             if dof == 2 and e.path[:1] == ("axis2",):
                 # what a universal joint's <axis2> held goes to its second joint, written with a plain <axis>
@@ -174,11 +194,15 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
         if owner is None or owner not in model.sensors:
             continue  # named in a warning as ignored
         if not everything:
-            _from_notes(s.el, notes.get(s.el, ()), "sensor", owner, None, out)
+            _from_notes(s.el, notes.get(s.el, ()), "sensor", owner, None, out, repeats)
             continue
         _attributes(s.el, _ATTRIBUTES["sensor"], "sensor", owner, (), None, out)
         reads = _FORCE_TORQUE if s.type == "force_torque" else _IMU if s.type == "imu" else _SENSOR
         _keep(s.el, reads, "sensor", owner, (), None, out)
+    if repeats:
+        shown = ", ".join(f"{n} {what}" if n > 1 else what for what, n in repeats.most_common(10))
+        diag.warn(f"{sum(repeats.values())} repeated element(s) are not read (readers take the first of each, as "
+                  f"libsdformat does) and not kept: {shown}{' ...' if len(repeats) > 10 else ''}")
 
 
 # -- what the readers see as they read ----------------------------------------------------------------------
@@ -194,7 +218,6 @@ VISUAL_TAGS = _VISUAL[0]
 COLLISION_TAGS = _COLLISION[0]
 MATERIAL_TAGS = _MATERIAL[0]
 SHAPE_TAGS = {kind: reads[0] for kind, reads in _SHAPES.items()}
-AXIS_TAGS = _AXIS[0]
 AXIS_VALUE_TAGS = {tag: reads[0] for tag, reads in _AXIS[1].items()}
 FORCE_TORQUE_TAGS = _FORCE_TORQUE[1]["force_torque"][0]
 SENSOR_TAGS = {"imu": _IMU[0], "force_torque": _FORCE_TORQUE[0]}  # other types: OTHER_SENSOR_TAGS
@@ -202,12 +225,13 @@ OTHER_SENSOR_TAGS = _SENSOR[0]
 ATTRIBUTES = _ATTRIBUTES
 
 # An unread item: (element, None) for an element kept whole, (element, attributes read) for the other
-# attributes of an element that is read.
-Unread = list[tuple[etree._Element, "frozenset[str] | None"]]
+# attributes of an element that is read, (element, REPEATED) for a second element of a tag that is read once.
+REPEATED = "repeated"
+Unread = list[tuple[etree._Element, "frozenset[str] | str | None"]]
 
 
 def joint_tags(jtype: str) -> frozenset[str]:
-    return _JOINT_BY_TYPE.get(jtype, _JOINT[0][0])
+    return _JOINT_BY_TYPE.get(jtype, _JOINT_ENDS)
 
 
 def look(el: etree._Element, tags: frozenset[str], path: tuple[str, ...], notes: list,
@@ -226,11 +250,15 @@ def look(el: etree._Element, tags: frozenset[str], path: tuple[str, ...], notes:
         if tag in repeated:
             if many is not None:
                 many.setdefault(tag, []).append(c)
-        elif tag in first or tag not in tags:
+        elif tag in first:
+            if tag in tags:
+                unread.append((c, REPEATED))  # (readers take the first: named in a warning, not kept)
+            elif isinstance(tag, str):
+                unread.append((c, None))
+        elif tag not in tags:
+            first[tag] = c
             if isinstance(tag, str):  # (not a comment)
                 unread.append((c, None))
-            if tag not in first:
-                first[tag] = c
         else:
             first[tag] = c
             if c.keys():
@@ -245,49 +273,20 @@ def look(el: etree._Element, tags: frozenset[str], path: tuple[str, ...], notes:
 
 
 def _from_notes(owner_el: etree._Element, notes: list, owner_kind: str, owner: str, index: int | None,
-                out: list[Extension]) -> None:
+                out: list[Extension], repeats: Counter[str]) -> None:
     for path, items in notes:
         for el, read in items:
             if read is None:
                 out.append(_extension(el, owner_kind, owner, path, index))
+            elif read is REPEATED:
+                repeats[_repeat(el, path, owner_kind, owner)] += 1
             else:
                 _attributes(el, read, owner_kind, owner, path if el is owner_el else path + (el.tag,), index, out)
 
 
-_ADDED_MASS_AXES = "xyzpqr"  # <fluid_added_mass> entries: linear x y z, angular p q r
-
-
-def rotate_added_mass(notes: list, rot: np.ndarray, warn) -> None:
-    """An inertial's <fluid_added_mass> is in the inertial frame, which the writer does not rotate (it turns the
-    inertia into the link's axes instead): the kept one is turned alike, M' = T M T^T with T = diag(R, R)."""
-    for path, items in notes:
-        if path != ("inertial",):
-            continue
-        for i, (el, read) in enumerate(items):
-            if read is not None or el.tag != "fluid_added_mass":
-                continue
-            m = np.zeros((6, 6))
-            try:
-                for c in el:
-                    if not isinstance(c.tag, str):
-                        continue
-                    a, b = _ADDED_MASS_AXES.index(c.tag[0]), _ADDED_MASS_AXES.index(c.tag[1])
-                    if len(c.tag) != 2 or c.keys() or len(c):
-                        raise ValueError(c.tag)
-                    m[a, b] = m[b, a] = float((c.text or "0").strip())
-            except ValueError:
-                warn(f"line {el.sourceline}: <fluid_added_mass> of a rotated inertial frame is kept as written: it "
-                     "is not the 21 numbers it should be, so it cannot be turned into the link's axes")
-                continue
-            t = np.zeros((6, 6))
-            t[:3, :3] = t[3:, 3:] = rot
-            m = t @ m @ t.T
-            out = etree.Element("fluid_added_mass")
-            for a in range(6):
-                for b in range(a, 6):
-                    etree.SubElement(out, _ADDED_MASS_AXES[a] + _ADDED_MASS_AXES[b]).text = format_number(
-                        float(m[a, b]), "the fluid added mass")
-            items[i] = (out, None)
+def _repeat(el: etree._Element, path: tuple[str, ...], owner_kind: str, owner: str | None) -> str:
+    where = "".join(f" in <{t}>" for t in reversed(path))
+    return f"<{_shown(el)}>{where} of {owner_kind} '{owner}'" if owner is not None else f"<{_shown(el)}>{where} of the model"
 
 
 # the top model's placement in a world is no part of the model: its pose (not zero, or with a placement frame)
@@ -295,24 +294,26 @@ def rotate_added_mass(notes: list, rot: np.ndarray, warn) -> None:
 _TOP_MODEL_ATTRIBUTES = frozenset({"name", "canonical_link", "placement_frame"})  # (see _placement)
 
 
-def _placement(scope: Scope, model_H_base: np.ndarray, out: list[Extension]) -> None:
+def _placement(scope: Scope, model_H_base: np.ndarray, out: list[Extension], diag: Diagnostics) -> None:
     """The pose places the model frame (or its placement frame) in the world.  The model frame written is the
-    base link's: the pose kept is composed with the base's pose in the model frame read."""
+    base link's: without a placement frame, the pose kept is composed with the base's pose in the model read."""
     inc = scope.include_el
     pose = _first(inc, "pose") if inc is not None else None
     if pose is None:
         pose = _first(scope.el, "pose")
+    if pose is None:
+        return
+    world_H, rel = read_pose(scope.r, pose, scope.version)
+    if rel not in (None, "world"):
+        diag.warn(f"line {pose.sourceline}: the model's pose in its world is relative to '{rel}', another part of "
+                  "the world: it is not part of the model and is not written")
+        return
     placement = (scope.el.get("placement_frame") or "").strip() or (scope.placement or "")
-    if pose is None or pose.get("relative_to") or pose.get("frame"):
-        return  # placed relative to another part of the world: named with the world
-    if placement:
-        out.append(_extension(pose, "model", None, (), None))
-    else:
-        world_H_base = read_pose(scope.r, pose, scope.version)[0] @ model_H_base
-        text = format_numbers(list(world_H_base[:3, 3]) + list(matrix_to_rpy(world_H_base[:3, :3])),
-                              "the pose of the model")
-        if any(float(v) != 0.0 for v in text.split()):
-            out.append(Extension("sdf", "pose", f"<pose>{text}</pose>", "model", None))
+    if not placement:
+        world_H = world_H @ model_H_base
+    text = format_numbers(list(world_H[:3, 3]) + list(matrix_to_rpy(world_H[:3, :3])), "the pose of the model")
+    if placement or any(float(v) != 0.0 for v in text.split()):
+        out.append(Extension("sdf", "pose", f"<pose>{text}</pose>", "model", None))
     if placement:
         out.append(Extension("sdf", "model", etree.tostring(etree.Element("model", placement_frame=placement),
                                                             encoding="unicode"), "model", None, attributes=True))
@@ -335,32 +336,33 @@ def _attributes(el: etree._Element, read: frozenset[str], owner_kind: str, owner
 
 
 def _keep(el: etree._Element, reads: _Reads, owner_kind: str, owner: str | None, path: tuple[str, ...],
-          index: int | None, out: list[Extension]) -> None:
-    """Keep the children of `el` that `reads` does not read, and look the same way into those it reads."""
+          index: int | None, out: list[Extension], repeats: Counter[str] | None = None) -> None:
+    """Keep the children of `el` that `reads` does not read, and look the same way into those it reads (a second
+    child of a tag read once is counted in `repeats`)."""
     tags, deeper = reads
     repeated = _REPEATED.get(el.tag, _NONE) if not path else _NONE
-    seen: set[str] = set()
-    if reads is _GEOMETRY:
-        seen = set(_SHAPES)  # (only the first shape is read)
+    if reads is _GEOMETRY:  # only the first shape is read
         first = next((c for c in el if isinstance(c.tag, str)), None)
-        if first is not None and first.tag in _SHAPES:
-            seen.discard(first.tag)
+        tags = frozenset({first.tag}) & tags if first is not None else _NONE
+    seen: set[str] = set()
     for c in el:
         tag = c.tag
         if tag in tags:
             if tag in repeated:
                 continue
-            if tag not in seen:  # a second <pose> or <limit> is not read: readers take the first
-                seen.add(tag)
-                if c.keys():
-                    _attributes(c, _ATTRIBUTES.get(tag, _NONE), owner_kind, owner, path + (tag,), index, out)
-                sub = deeper.get(tag)
-                if sub is not None:
-                    _keep(c, sub, owner_kind, owner, path + (tag,), index, out)
+            if tag in seen:  # a second <pose> or <limit> is not read (readers take the first), nor kept
+                if repeats is not None:
+                    repeats[_repeat(c, path, owner_kind, owner)] += 1
                 continue
-        elif not isinstance(tag, str):
-            continue  # a comment or processing instruction
-        out.append(_extension(c, owner_kind, owner, path, index))
+            seen.add(tag)
+            if c.keys():
+                _attributes(c, _ATTRIBUTES.get(tag, _NONE), owner_kind, owner, path + (tag,), index, out)
+            sub = deeper.get(tag)
+            if sub is not None:
+                _keep(c, sub, owner_kind, owner, path + (tag,), index, out, repeats)
+            continue
+        if isinstance(tag, str):  # (not a comment or processing instruction)
+            out.append(_extension(c, owner_kind, owner, path, index))
     if reads is _MATERIAL:
         _material(el, owner_kind, owner, path, index, out)
 
@@ -443,10 +445,14 @@ def write_kept(model: Model, top: etree._Element, scopes: dict[str, etree._Eleme
         etree.cleanup_namespaces(el)
     version = model.metadata.get("sdf_version")
     converted = [e for e in placed if e.tag != "plugin" and e.tag[0] != "{"]
-    if version not in (None, "1.9") and converted:
+    v = tuple(int(x) for x in version.split(".")) if version else (1, 9)
+    if converted and v < (1, 7):  # (libsdformat's conversions to 1.7 change such elements; later ones do not)
         diag.warn(f"{len(converted)} kept SDF element(s) read from SDF {version} are written as they are into SDF "
                   "1.9: libsdformat converts elements whose form changed between versions (an IMU's <noise> before "
                   "1.6, a <pose frame=> before 1.7) only in files of the version they were written for")
+    elif converted and v > (1, 9):
+        diag.warn(f"{len(converted)} kept SDF element(s) read from SDF {version} are written as they are into SDF "
+                  "1.9: an element newer than 1.9 is unknown to SDF 1.9 readers")
     if orphans:
         shown = ", ".join(f"{n} {what}" if n > 1 else what for what, n in orphans.most_common(10))
         diag.warn(f"{sum(orphans.values())} kept SDF element(s) are not written, where they were not being written: "

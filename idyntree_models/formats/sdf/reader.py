@@ -32,11 +32,11 @@ from .document import (
 from .frames import WORLD, FrameGraph, FrameKind, Scope, Vertex
 from .kept import (
     ATTRIBUTES,
-    AXIS_TAGS,
     AXIS_VALUE_TAGS,
     JOINT_REPEATED,
     OTHER_SENSOR_TAGS,
     SENSOR_TAGS,
+    axis_reads,
     joint_tags,
     look,
 )
@@ -207,7 +207,8 @@ def _name_the_rest_of_the_world(world: etree._Element, top: Scope, diag: Diagnos
             models.append((c.get("name") if c.tag == "model" else child_text(top.r, c, "name")) or
                           (child_text(top.r, c, "uri") or "?"))
         else:
-            other[c.tag] = other.get(c.tag, 0) + 1
+            tag = f"{c.prefix}:{etree.QName(c).localname}" if c.prefix else etree.QName(c).localname
+            other[tag] = other.get(tag, 0) + 1
     if not models and not other:
         return
     parts = [f"{len(models)} other model(s) ({', '.join(models[:5])}{' ...' if len(models) > 5 else ''})"] if models else []
@@ -322,9 +323,12 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
         if axis_el is None:
             fg.diag.warn(f"line {el.sourceline}: {jtype} joint '{jname}' has no <{tag}>; using 0 0 1")
             axis_el = etree.Element(tag)
-        found = look(axis_el, AXIS_TAGS, (tag,), notes)
+        found = look(axis_el, axis_reads(dof, scope.version)[0], (tag,), notes)
         if i == 0:
             axis_first = found
+        if dof == 2 and ("mimic" in found or _OUR_MIMIC in found):
+            fg.diag.warn(f"line {axis_el.sourceline}: the mimic in <{tag}> of {jtype} joint '{jname}' is ignored: the "
+                         "two revolute joints it is split into mimic nothing")
         xyz_el = found.get("xyz")
         xyz = r.floats_text(xyz_el, 3) if xyz_el is not None and r.text(xyz_el) else np.array([0.0, 0.0, 1.0])
         scale = float(np.max(np.abs(xyz)))  # normalise without overflow for huge components
@@ -351,8 +355,9 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
             extra["screw_thread_pitch"] = found_float(r, first, "screw_thread_pitch", 1.0)
         else:
             extra["thread_pitch"] = found_float(r, first, "thread_pitch", 1.0)
-    mimic_el = axis_first.get("mimic") if dof == 1 else find_child(el, "axis/mimic")
-    ours = axis_first.get(_OUR_MIMIC) if dof == 1 else find_child(el, f"axis/{_OUR_MIMIC}")  # our 1.9 exporter's
+    # (only a one-axis joint mimics another: a split joint's mimic is kept as the file's, not read)
+    mimic_el = axis_first.get("mimic") if dof == 1 else None
+    ours = axis_first.get(_OUR_MIMIC) if dof == 1 else None  # what our 1.9 exporter writes
     if ours is not None:
         look(ours, frozenset(), ("axis", _OUR_MIMIC), notes)
     if mimic_el is None and ours is not None:

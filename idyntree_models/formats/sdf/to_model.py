@@ -60,7 +60,6 @@ from .kept import (
     VISUAL_TAGS,
     keep_unread,
     look,
-    rotate_added_mass,
 )
 from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor
 
@@ -112,7 +111,7 @@ def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None =
                 raise j.scope.r.error(j.el, msg) from None
         raise ModelError(msg + " (SDF allows this; a tree model does not)") from None
     model.default_base_link = tree.root
-    keep_unread(g, model, shape_elements)
+    keep_unread(g, model, shape_elements, diag)
     return model
 
 
@@ -244,8 +243,6 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
     for k, i in _INERTIA_INDEX.items():  # read in key order: the first bad one reported is ixx's, then ixy's...
         six[i] = found_float(r, moments, k, six[i])
     rot = pose[:3, :3]
-    if notes and not np.array_equal(rot, np.eye(3)):
-        rotate_added_mass(notes, rot, diag.warn)
     with np.errstate(all="ignore"):  # an inf moment (SDF reads 'inf') turned gives NaN: refused just below
         link.inertia = Inertia(mass, pose[:3, 3], rot @ inertia_from_six(*six) @ rot.T)
     try:
@@ -486,17 +483,6 @@ def _add_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> N
     if not s.type:
         diag.warn(f"line {el.sourceline}: sensor '{s.name}' has no type; ignored")
         return
-    pair = s.type == "imu" and s.owner in g.links and child_text(s.scope.r, el, _IDT_KIND) not in ("accelerometer",
-                                                                                                   "gyroscope")
-
-    def taken(base: str) -> bool:
-        return any(n in model.sensors for n in ((f"{base}_acc", f"{base}_gyro") if pair else (base,)))
-
-    if taken(s.name):  # SDF names sensors within their link or joint; the model, within the model
-        new = unique_name(s.name, taken)
-        diag.warn(f"line {el.sourceline}: sensor '{s.name}' of {'link' if s.owner in g.links else 'joint'} "
-                  f"'{s.owner}' is named '{new}' in the model: another sensor of the model has its name")
-        s.name = new
     if s.owner in g.links:
         _add_link_sensor(model, g, s, diag)
         return
@@ -506,11 +492,27 @@ def _add_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> N
     _add_ft_sensor(model, g, s, diag)
 
 
+def _unique_sensor_name(model: Model, s: SdfSensor, diag: Diagnostics, pair: bool = False) -> None:
+    """SDF names a sensor within its link or joint, the model within the model: a sensor whose name (an IMU pair's
+    names) another sensor of the model has is renamed, to a name no link or frame has either."""
+    def names(base: str) -> tuple[str, ...]:
+        return (f"{base}_acc", f"{base}_gyro") if pair else (base,)
+
+    if not any(n in model.sensors for n in names(s.name)):
+        return
+    new = unique_name(s.name, lambda b: any(n in model.sensors or n in model.links or n in model.frames
+                                            for n in names(b)))
+    diag.warn(f"line {s.el.sourceline}: sensor '{s.name}' of {'joint' if s.type == 'force_torque' else 'link'} "
+              f"'{s.owner}' is named '{new}' in the model: another sensor of the model has its name")
+    s.name = new
+
+
 def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> None:
     r, el = s.scope.r, s.el
     link_H = g.link_H_model(s.owner) @ s.model_H_sensor
     if s.type == "imu":
         kind = child_text(r, el, _IDT_KIND)
+        _unique_sensor_name(model, s, diag, pair=kind not in ("accelerometer", "gyroscope"))
         if kind in ("accelerometer", "gyroscope"):  # written by our exporter for a lone sensor
             s.model_name = s.name
             model.sensors[s.name] = LinkSensor(s.name, parent_link=s.owner, link_H_sensor=link_H,
@@ -524,6 +526,7 @@ def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics)
     if s.type == "force_torque":
         diag.warn(f"line {el.sourceline}: force_torque sensor '{s.name}' is in a link, not a joint; ignored")
         return
+    _unique_sensor_name(model, s, diag)
     s.model_name = s.name
     model.sensors[s.name] = LinkSensor(s.name, parent_link=s.owner, link_H_sensor=link_H,
                                        sensor_type=SensorType.OTHER, subtype=s.type)
@@ -537,6 +540,7 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
         diag.warn(f"line {el.sourceline}: force_torque sensor '{s.name}': its joint '{j.name}' is not in the "
                   "model (world or gearbox joint); ignored")
         return
+    _unique_sensor_name(model, s, diag)
     ft = find_child(el, "force_torque")
     frame = "parent" if s.scope.version < (1, 5) else "child"
     direction = "child_to_parent"
