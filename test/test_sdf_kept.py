@@ -596,3 +596,66 @@ def test_elements_of_an_older_version_are_written_with_a_warning(tmp_path: Path)
     warnings: list[str] = []
     export_model(load_model(src), "sdf", warnings=warnings)
     assert any("read from SDF 1.5 are written as they are into SDF 1.9" in w for w in warnings), warnings
+
+
+def test_a_renamed_sensor_takes_no_name_another_sensor_of_the_file_has(tmp_path: Path) -> None:
+    src = tmp_path / "m.sdf"
+    src.write_text(
+        "<sdf version='1.9'><model name='m'><link name='a'><sensor name='c' type='camera'/></link>"
+        "<link name='b'><sensor name='c' type='camera'><update_rate>2</update_rate></sensor></link>"
+        "<link name='d'><sensor name='c_1' type='camera'><update_rate>3</update_rate></sensor></link>"
+        "<joint name='j' type='fixed'><parent>a</parent><child>b</child></joint>"
+        "<joint name='k' type='fixed'><parent>a</parent><child>d</child></joint></model></sdf>")
+    model = load_model(src)
+    assert {n: s.parent_link for n, s in model.sensors.items()} == {"c": "a", "c_2": "b", "c_1": "d"}
+
+
+def test_an_include_placement_frame_overrides_the_model_s_own(tmp_path: Path) -> None:
+    """libsdformat's parser sets the included model's placement_frame from the <include>: B places the model."""
+    import numpy as np
+
+    (tmp_path / "part").mkdir()
+    (tmp_path / "part" / "model.sdf").write_text(
+        '<sdf version="1.9"><model name="part" placement_frame="A"><link name="l"/>'
+        '<frame name="A"><pose>1 0 0 0 0 0</pose></frame><frame name="B"><pose>0 2 0 0 0 0</pose></frame>'
+        '</model></sdf>')
+    (tmp_path / "part" / "model.config").write_text("<model><name>part</name><sdf version='1.9'>model.sdf</sdf></model>")
+    src = tmp_path / "top.sdf"
+    src.write_text('<sdf version="1.9"><model name="top"><link name="base"/>'
+                   '<include><uri>part</uri><name>inc</name><placement_frame>B</placement_frame>'
+                   '<pose>0 0 0 0 0 0</pose></include>'
+                   '<joint name="j" type="fixed"><parent>base</parent><child>inc::l</child></joint></model></sdf>')
+    model = load_model(src)
+    assert np.allclose(model.joints["j"].rest_transform[:3, 3], [0, -2, 0])
+
+
+def test_what_is_written_in_1_9_form_gets_no_version_warning_and_folders_follow_too(tmp_path: Path) -> None:
+    src = tmp_path / "m.sdf"
+    src.write_text("<sdf version='1.6'><model name='m'><pose>1 0 0 0 0 0</pose><link name='a'/></model></sdf>")
+    warnings: list[str] = []
+    export_model(load_model(src), "sdf", warnings=warnings)
+    assert not any("written as they are into SDF 1.9" in w for w in warnings), warnings
+    (tmp_path / "src" / "materials" / "scripts").mkdir(parents=True)
+    (tmp_path / "out").mkdir()
+    src = tmp_path / "src" / "m.sdf"
+    src.write_text('<sdf version="1.9"><model name="m"><link name="a"><visual name="v"><geometry><box><size>1 1 1'
+                   '</size></box></geometry><material><script><uri>materials/scripts</uri><name>M</name></script>'
+                   '</material></visual></link></model></sdf>')
+    from idyntree_models.api import save_model
+
+    save_model(load_model(src), tmp_path / "out" / "m.sdf")
+    ref = etree.parse(str(tmp_path / "out" / "m.sdf")).getroot().xpath("//script/uri/text()")[0]
+    assert (tmp_path / "out" / ref).resolve() == (tmp_path / "src" / "materials" / "scripts").resolve()
+
+
+def test_a_split_joint_s_mimic_attributes_go_with_it(tmp_path: Path) -> None:
+    src = tmp_path / "m.sdf"
+    src.write_text(
+        "<sdf version='1.11'><model name='m'><link name='a'/><link name='b'/><link name='c'/>"
+        "<joint name='j' type='revolute'><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>"
+        "<joint name='u' type='universal'><parent>b</parent><child>c</child><axis><xyz>1 0 0</xyz>"
+        "<mimic joint='j' axis='axis'><multiplier>2</multiplier></mimic></axis><axis2><xyz>0 1 0</xyz></axis2>"
+        "</joint></model></sdf>")
+    warnings: list[str] = []
+    export_model(load_model(src, warnings=warnings), "sdf", warnings=warnings)
+    assert any("is ignored" in w for w in warnings) and not any("not written" in w for w in warnings), warnings

@@ -87,7 +87,7 @@ class _Rewriter:
         return ref.body
 
     def rebased_file(self, uri: str) -> str | None:
-        """A relative path to a file that exists next to the source, as seen from the output folder; None for
+        """A relative path to a file or folder that exists next to the source, as seen from the output folder; None for
         anything else (a name such as Gazebo's `__default__`, a `file://` URI that Gazebo looks up in its
         resource paths, a path to nothing: each stays as it is)."""
         if not (self.source_dir and self.output_dir):
@@ -96,7 +96,7 @@ class _Rewriter:
         if ref.scheme != "relative":
             return None
         path = os.path.join(self.source_dir, ref.body)
-        return os.path.relpath(path, self.output_dir) if os.path.isfile(path) else None
+        return os.path.relpath(path, self.output_dir) if os.path.exists(path) else None
 
     def __call__(self, uri: str) -> str:
         out = self.cache.get(uri)

@@ -66,6 +66,7 @@ class Scope:
     parent: Scope | None = None
     include_pose: tuple[np.ndarray, str | None] | None = None
     include_el: etree._Element | None = None  # the <include> that brought it in (its <plugin>s are the model's)
+    include_reader: tuple[XmlReader, tuple[int, int]] | None = None  # that <include>'s document's reader, version
     placement: str | None = None
     static: bool = False
     empty: bool = False
@@ -200,7 +201,8 @@ class FrameGraph:
                 else:
                     sub.prefix, sub.parent = scope.scoped(n), scope
                 sub.depth = scope.depth + 1
-                sub.placement = (c.get("placement_frame") or "").strip() or sub.placement
+                # an include's <placement_frame> overrides the included model's own (libsdformat's parser)
+                sub.placement = sub.placement or (c.get("placement_frame") or "").strip() or None
                 scope.nested[n] = sub
                 self.collect(sub)
             else:
@@ -269,7 +271,7 @@ class FrameGraph:
         if sub.placement and pose_el is None:
             raise r.error(inc, "<placement_frame> needs a <pose> in the same <include>")
         sub.static = child_bool(r, inc, "static", False)
-        sub.include_el = inc
+        sub.include_el, sub.include_reader = inc, (r, scope.version)
         for c in list(inc):
             if isinstance(c.tag, str) and c.tag[0] == "{" and etree.QName(c).localname == "params":
                 self.diag.warn(f"line {c.sourceline}: <{c.prefix}:params> of the include of '{uri}' is not applied: "

@@ -184,6 +184,8 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
         else:
             _from_notes(j.el, notes.get(j.el, ()), "joint", j.name, None, mine, repeats)
         for e in mine:
+            if dof == 2 and (e.tag == "mimic" or "mimic" in e.path or _OUR_MIMIC in e.path or e.tag == _OUR_MIMIC_SHOWN):
+                continue  # (a split joint's mimic, attributes included, is read and ignored with a warning)
             if dof == 2 and e.path[:1] == ("axis2",):
                 # what a universal joint's <axis2> held goes to its second joint, written with a plain <axis>
                 e = Extension("sdf", e.tag, e.xml, "joint", f"{j.name}_axis2", path=("axis",) + e.path[1:],
@@ -279,14 +281,19 @@ def _from_notes(owner_el: etree._Element, notes: list, owner_kind: str, owner: s
             if read is None:
                 out.append(_extension(el, owner_kind, owner, path, index))
             elif read is REPEATED:
-                repeats[_repeat(el, path, owner_kind, owner)] += 1
+                repeats[_repeat(el, path, owner_kind, owner, index)] += 1
             else:
                 _attributes(el, read, owner_kind, owner, path if el is owner_el else path + (el.tag,), index, out)
 
 
-def _repeat(el: etree._Element, path: tuple[str, ...], owner_kind: str, owner: str | None) -> str:
+def _repeat(el: etree._Element, path: tuple[str, ...], owner_kind: str, owner: str | None,
+            index: int | None = None) -> str:
     where = "".join(f" in <{t}>" for t in reversed(path))
-    return f"<{_shown(el)}>{where} of {owner_kind} '{owner}'" if owner is not None else f"<{_shown(el)}>{where} of the model"
+    if owner is None:
+        return f"<{_shown(el)}>{where} of the model"
+    if index is not None:  # (a shape: by its place among the link's)
+        return f"<{_shown(el)}>{where} of {owner_kind} {index} of link '{owner}'"
+    return f"<{_shown(el)}>{where} of {owner_kind} '{owner}'"
 
 
 # the top model's placement in a world is no part of the model: its pose (not zero, or with a placement frame)
@@ -299,16 +306,21 @@ def _placement(scope: Scope, model_H_base: np.ndarray, out: list[Extension], dia
     base link's: without a placement frame, the pose kept is composed with the base's pose in the model read."""
     inc = scope.include_el
     pose = _first(inc, "pose") if inc is not None else None
-    if pose is None:
+    r, version = scope.r, scope.version
+    if pose is not None and scope.include_reader is not None:
+        r, version = scope.include_reader  # (read as the world that includes it reads it)
+    elif pose is None:
         pose = _first(scope.el, "pose")
     if pose is None:
         return
-    world_H, rel = read_pose(scope.r, pose, scope.version)
+    world_H, rel = read_pose(r, pose, version)
     if rel not in (None, "world"):
         diag.warn(f"line {pose.sourceline}: the model's pose in its world is relative to '{rel}', another part of "
                   "the world: it is not part of the model and is not written")
         return
-    placement = (scope.el.get("placement_frame") or "").strip() or (scope.placement or "")
+    # (an include's <placement_frame> overrides the model's own)
+    placement = (scope.placement if inc is not None and scope.placement else
+                 (scope.el.get("placement_frame") or "").strip())
     if not placement:
         world_H = world_H @ model_H_base
     text = format_numbers(list(world_H[:3, 3]) + list(matrix_to_rpy(world_H[:3, :3])), "the pose of the model")
@@ -352,7 +364,7 @@ def _keep(el: etree._Element, reads: _Reads, owner_kind: str, owner: str | None,
                 continue
             if tag in seen:  # a second <pose> or <limit> is not read (readers take the first), nor kept
                 if repeats is not None:
-                    repeats[_repeat(c, path, owner_kind, owner)] += 1
+                    repeats[_repeat(c, path, owner_kind, owner, index)] += 1
                 continue
             seen.add(tag)
             if c.keys():
@@ -413,6 +425,7 @@ def write_kept(model: Model, top: etree._Element, scopes: dict[str, etree._Eleme
     name), link, joint, shape or sensor (`sensors`: by model sensor name, an IMU by its accelerometer's)."""
     orphans: Counter[str] = Counter()
     placed: set[etree._Element] = set()
+    converted: list[etree._Element] = []
     for e in model.extensions:
         if e.format != "sdf":
             continue
@@ -442,9 +455,11 @@ def write_kept(model: Model, top: etree._Element, scopes: dict[str, etree._Eleme
         else:
             parent.append(el)
         placed.add(el)
+        if e.tag != "plugin" and e.tag[0] != "{" and ":" not in e.tag and not (e.owner_kind == "model" and
+                                                                                   e.owner is None and e.tag == "pose"):
+            converted.append(el)  # (not a plugin, another namespace's, or the world pose written in 1.9 form)
         etree.cleanup_namespaces(el)
     version = model.metadata.get("sdf_version")
-    converted = [e for e in placed if e.tag != "plugin" and e.tag[0] != "{"]
     v = tuple(int(x) for x in version.split(".")) if version else (1, 9)
     if converted and v < (1, 7):  # (libsdformat's conversions to 1.7 change such elements; later ones do not)
         diag.warn(f"{len(converted)} kept SDF element(s) read from SDF {version} are written as they are into SDF "
@@ -459,7 +474,9 @@ def write_kept(model: Model, top: etree._Element, scopes: dict[str, etree._Eleme
                   f"{shown}{' ...' if len(orphans) > 10 else ''}")
 
 
-_WRITTEN_AS = {"mimic": f"{{{IDYNTREE_NS}}}mimic", f"{{{IDYNTREE_NS}}}mimic": f"{{{IDYNTREE_NS}}}mimic"}
+_OUR_MIMIC = f"{{{IDYNTREE_NS}}}mimic"
+_OUR_MIMIC_SHOWN = "idyntree:mimic"
+_WRITTEN_AS = {"mimic": _OUR_MIMIC, _OUR_MIMIC: _OUR_MIMIC}
 
 
 def _shown_tag(tag: str) -> str:

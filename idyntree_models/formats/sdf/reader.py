@@ -91,6 +91,7 @@ class SdfGraph:
     scopes: list[Scope] = field(default_factory=list)  # the top model, then its nested and included ones
     # what the readers of links, joints, shapes and sensors did not read, by their element (kept.note)
     unread: dict[etree._Element, list] = field(default_factory=dict)
+    sensor_names: set[str] | None = None  # every name its sensors have or make (to_model, when renaming one)
     _link_H_model: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def link_H_model(self, link: str) -> np.ndarray:

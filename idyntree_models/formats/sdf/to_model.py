@@ -492,16 +492,20 @@ def _add_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> N
     _add_ft_sensor(model, g, s, diag)
 
 
-def _unique_sensor_name(model: Model, s: SdfSensor, diag: Diagnostics, pair: bool = False) -> None:
+def _unique_sensor_name(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics, pair: bool = False) -> None:
     """SDF names a sensor within its link or joint, the model within the model: a sensor whose name (an IMU pair's
-    names) another sensor of the model has is renamed, to a name no link or frame has either."""
+    names) another sensor of the model has is renamed, to a name no link, frame or sensor of the file has (a
+    sensor read later keeps its own name)."""
     def names(base: str) -> tuple[str, ...]:
         return (f"{base}_acc", f"{base}_gyro") if pair else (base,)
 
     if not any(n in model.sensors for n in names(s.name)):
         return
+    if g.sensor_names is None:
+        g.sensor_names = {n for t in g.sensors for n in (
+            (t.name, f"{t.name}_acc", f"{t.name}_gyro") if t.type == "imu" else (t.name,))}
     new = unique_name(s.name, lambda b: any(n in model.sensors or n in model.links or n in model.frames
-                                            for n in names(b)))
+                                            or n in g.sensor_names for n in names(b)))
     diag.warn(f"line {s.el.sourceline}: sensor '{s.name}' of {'joint' if s.type == 'force_torque' else 'link'} "
               f"'{s.owner}' is named '{new}' in the model: another sensor of the model has its name")
     s.name = new
@@ -512,7 +516,7 @@ def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics)
     link_H = g.link_H_model(s.owner) @ s.model_H_sensor
     if s.type == "imu":
         kind = child_text(r, el, _IDT_KIND)
-        _unique_sensor_name(model, s, diag, pair=kind not in ("accelerometer", "gyroscope"))
+        _unique_sensor_name(model, g, s, diag, pair=kind not in ("accelerometer", "gyroscope"))
         if kind in ("accelerometer", "gyroscope"):  # written by our exporter for a lone sensor
             s.model_name = s.name
             model.sensors[s.name] = LinkSensor(s.name, parent_link=s.owner, link_H_sensor=link_H,
@@ -526,7 +530,7 @@ def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics)
     if s.type == "force_torque":
         diag.warn(f"line {el.sourceline}: force_torque sensor '{s.name}' is in a link, not a joint; ignored")
         return
-    _unique_sensor_name(model, s, diag)
+    _unique_sensor_name(model, g, s, diag)
     s.model_name = s.name
     model.sensors[s.name] = LinkSensor(s.name, parent_link=s.owner, link_H_sensor=link_H,
                                        sensor_type=SensorType.OTHER, subtype=s.type)
@@ -540,7 +544,7 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
         diag.warn(f"line {el.sourceline}: force_torque sensor '{s.name}': its joint '{j.name}' is not in the "
                   "model (world or gearbox joint); ignored")
         return
-    _unique_sensor_name(model, s, diag)
+    _unique_sensor_name(model, g, s, diag)
     ft = find_child(el, "force_torque")
     frame = "parent" if s.scope.version < (1, 5) else "child"
     direction = "child_to_parent"
