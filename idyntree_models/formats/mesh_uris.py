@@ -90,13 +90,10 @@ class _Rewriter:
         """A relative path to a file or folder that exists next to the source, as seen from the output folder; None for
         anything else (a name such as Gazebo's `__default__`, a `file://` URI that Gazebo looks up in its
         resource paths, a path to nothing: each stays as it is)."""
-        if not (self.source_dir and self.output_dir):
-            return None
         ref = _parse(uri)
-        if ref.scheme != "relative":
+        if ref.scheme != "relative" or not (self.source_dir and self.output_dir):
             return None
-        path = os.path.join(self.source_dir, ref.body)
-        return os.path.relpath(path, self.output_dir) if os.path.exists(path) else None
+        return self.rebased(ref) if os.path.exists(os.path.join(self.source_dir, ref.body)) else None
 
     def __call__(self, uri: str) -> str:
         out = self.cache.get(uri)

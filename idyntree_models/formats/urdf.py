@@ -39,7 +39,7 @@ from ..model.model import (
 from ..model.transforms import IDENTITY, inverse, rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_rows, unit_vector
 from .base import Diagnostics, LoadOptions
 from .numbers import MAX_NUMBER_CHARS
-from .xmlutil import XmlReader, XmlStream, find_child, first_children
+from .xmlutil import XmlReader, XmlStream, find_child, first_children, shown_tag
 
 _JOINT_TYPES = {
     "fixed": JointType.FIXED,
@@ -305,7 +305,7 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
             if tag == "material":
                 materials[r.required(el, "name")] = _material(r, el, {})
                 r.odd = False  # kept whole, as XML
-            items.append(("xml", _tag(el), _xml(el)))
+            items.append(("xml", shown_tag(el), _xml(el)))
     if not model.links:
         raise r.error(root, "the robot has no <link>")
     numbers.resolve()
@@ -428,13 +428,6 @@ _READ["force_torque on a link"] = {path: ((attrs, _FT_ON_LINK_KNOWN) if not path
                                    for path, (attrs, children) in _READ["force_torque"].items() if path != ("origin",)}
 
 
-def _tag(el: etree._Element) -> str:
-    if el.tag[0] != "{":  # the common case, without building a QName
-        return el.tag
-    q = etree.QName(el)
-    return f"{el.prefix}:{q.localname}" if el.prefix else q.localname
-
-
 def _xml(el: etree._Element) -> str:
     return etree.tostring(el, encoding="unicode", with_tail=False)
 
@@ -502,7 +495,7 @@ def _read_extensions(el: etree._Element, kind: str | None, owner: str | None, re
             continue
         extra = {k: v for k, v in target.items() if k not in attrs} if attributes else None
         if extra:
-            tag = _tag(target)
+            tag = shown_tag(target)
             # with the prefixes of their namespaces, which the exporter keeps where it can (only those: the ones
             # in scope differ between a document read whole and one read in pieces)
             used = {k[1:k.index("}")] for k in extra if k[0] == "{"}
@@ -538,7 +531,7 @@ def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozense
         if type(tag) is not str:  # a comment or processing instruction the parser kept
             continue
         if tag[0] == "{":
-            tag = _tag(child)
+            tag = shown_tag(child)
         elif tag in _REPEATABLE and kind == "link" and not _kept_shape(child):
             continue  # not in the model (said): no anchor, and the shapes after it are numbered without it
         n = seen[tag] = seen.get(tag, -1) + 1

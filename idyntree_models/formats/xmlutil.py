@@ -436,6 +436,14 @@ def fragment(xml: str) -> etree._Element:
     return etree.fromstring(xml, etree.XMLParser(**_PARSER_OPTIONS))
 
 
+def shown_tag(el: etree._Element) -> str:
+    """An element's tag as its file writes it (`t:custom`, not `{urn:t}custom`), for messages and kept elements."""
+    if el.tag[0] != "{":  # the common case, without building a QName
+        return el.tag
+    q = etree.QName(el)
+    return f"{el.prefix}:{q.localname}" if el.prefix else q.localname
+
+
 def attribute_prefixes(extensions, fmt: str) -> dict[str, str]:
     """The prefixes of the namespaces of kept attributes (model.Extension) of format `fmt`, to declare on the
     root (else lxml makes an ns0 on each element), in an order and with names that a reload gives again:

@@ -8,9 +8,11 @@ owner (the model or a nested model, a link, a joint, a visual or collision, a se
 read elements leading to it.  The SDF writer puts them back; every other exporter names them in its
 lost-elements warning (mesh_uris.report_lost_extensions).
 
-The tables below say which children each reader reads, by element.  They are walked after the model
-is made, so that only what reached the model is kept (a shape without geometry or a gearbox joint
-was already named in a warning, with all it holds).
+The tables below say which children each reader reads, by element.  The readers look at each element
+they read once (`look`), noting what they do not read; keep_unread makes extensions of the notes of what
+reached the model (a shape without geometry or a gearbox joint was already named in a warning, with all
+it holds).  A walk of the whole model with the same tables (`everything`) is what the tests compare the
+notes with.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ...model.model import Extension, Model
 from ...model.transforms import matrix_to_rpy
 from ..base import Diagnostics
 from ..common import INERTIA_KEYS, format_numbers
-from ..xmlutil import fragment
+from ..xmlutil import find_child, fragment, shown_tag
 from .document import IDYNTREE_NS, read_pose
 
 if TYPE_CHECKING:
@@ -36,9 +38,9 @@ if TYPE_CHECKING:
 _Reads = tuple[frozenset[str], dict[str, "_Reads"]]
 
 _MODEL: _Reads = (frozenset({"pose", "link", "joint", "frame", "model", "include"}), {})
+# the top model's <static> is read, and a nested one's where its <include> has one (which applies instead); the
+# top model's pose places it in a world, which the model has no field for: kept by _placement
 _MODEL_STATIC: _Reads = (_MODEL[0] | {"static"}, {})
-# (the top model's pose places it in a world, which the model has no field for: kept when not zero)
-_TOP_MODEL: _Reads = (frozenset({"pose", "link", "joint", "frame", "model", "include", "static"}), {})
 _INCLUDE: _Reads = (frozenset({"uri", "name", "pose", "placement_frame"}), {})  # <static>: the top's only
 _TOP_INCLUDE: _Reads = (_INCLUDE[0] | {"static"}, {})
 
@@ -59,12 +61,13 @@ _COLLISION: _Reads = (frozenset({"pose", "geometry"}), {"geometry": _GEOMETRY})
 _INERTIAL: _Reads = (frozenset({"pose", "mass", "inertia"}), {"inertia": (frozenset(INERTIA_KEYS), {})})
 _LINK: _Reads = (frozenset({"pose", "inertial", "visual", "collision", "sensor"}), {"inertial": _INERTIAL})
 
+OUR_MIMIC = f"{{{IDYNTREE_NS}}}mimic"  # what our writer writes for a mimic (SDF 1.9 has none)
 _AXIS: _Reads = (
-    frozenset({"xyz", "limit", "dynamics", "mimic", f"{{{IDYNTREE_NS}}}mimic", "use_parent_model_frame"}),
+    frozenset({"xyz", "limit", "dynamics", "mimic", OUR_MIMIC, "use_parent_model_frame"}),
     {"limit": (frozenset({"lower", "upper", "effort", "velocity"}), {}),
      "dynamics": (frozenset({"damping", "friction"}), {}),
      "mimic": (frozenset({"multiplier", "offset"}), {}),
-     f"{{{IDYNTREE_NS}}}mimic": (frozenset(), {})},  # (what the writer writes for a mimic: see write_kept)
+     OUR_MIMIC: (frozenset(), {})},  # (see write_kept)
 )
 _AXES: dict[tuple[bool, bool], _Reads] = {}
 
@@ -77,22 +80,26 @@ def axis_reads(dof: int, version: tuple[int, int]) -> _Reads:
     reads = _AXES.get(key)
     if reads is None:
         drop = set() if key[1] else {"use_parent_model_frame"}
-        deeper = {t: r for t, r in _AXIS[1].items() if key[0] or t not in ("mimic", f"{{{IDYNTREE_NS}}}mimic")}
+        deeper = {t: r for t, r in _AXIS[1].items() if key[0] or t not in ("mimic", OUR_MIMIC)}
         reads = _AXES[key] = (_AXIS[0] - drop, deeper)
     return reads
 
 
-def _joint_reads(jtype: str, version: tuple[int, int]) -> _Reads:
-    dof = _DOF[jtype]
-    axis = axis_reads(dof, version)
-    return joint_tags(jtype), ({"axis": axis} if dof == 1 else {"axis": axis, "axis2": axis} if dof == 2 else {})
 _JOINT_ENDS = frozenset({"pose", "parent", "child", "sensor"})
 _JOINT_TAGS = {0: _JOINT_ENDS, 1: _JOINT_ENDS | {"axis"}, 2: _JOINT_ENDS | {"axis", "axis2"}}  # by DOF
-_DOF = {"fixed": 0, "ball": 0, "revolute": 1, "continuous": 1, "prismatic": 1, "screw": 1, "universal": 2,
-        "revolute2": 2}
+# each joint type's degrees of freedom in SDF (a gearbox couples two other joints: no joint of the tree)
+DOF = {"fixed": 0, "revolute": 1, "continuous": 1, "prismatic": 1, "screw": 1, "gearbox": 1, "ball": 0,
+       "universal": 2, "revolute2": 2}
 # (a universal joint's <axis2> goes to its second joint: see keep_unread)
 _JOINT_BY_TYPE = {jtype: _JOINT_TAGS[dof] | ({"thread_pitch", "screw_thread_pitch"} if jtype == "screw" else set())
-                  for jtype, dof in _DOF.items()}
+                  for jtype, dof in DOF.items()}
+
+
+def _joint_reads(jtype: str, version: tuple[int, int]) -> _Reads:
+    dof = DOF[jtype]
+    axis = axis_reads(dof, version)
+    return joint_tags(jtype), ({"axis": axis} if dof == 1 else {"axis": axis, "axis2": axis} if dof == 2 else {})
+
 
 _SENSOR: _Reads = (frozenset({"pose"}), {})
 _IMU: _Reads = (frozenset({"pose", f"{{{IDYNTREE_NS}}}kind"}), {})
@@ -122,7 +129,7 @@ _ATTRIBUTES: dict[str, frozenset[str]] = {
     "include": frozenset({"merge"}),
     "inertial": frozenset({"auto"}),  # (the inertia computed is written)
     "mimic": frozenset({"joint"}),
-    f"{{{IDYNTREE_NS}}}mimic": frozenset({"joint", "multiplier", "offset"}),
+    OUR_MIMIC: frozenset({"joint", "multiplier", "offset"}),
 }
 _NONE: frozenset[str] = frozenset()
 
@@ -144,11 +151,9 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
             continue
         top = scope.parent is None
         owner = None if top else scope.prefix
-        _attributes(scope.el, _TOP_MODEL_ATTRIBUTES if top else _ATTRIBUTES["model"], "model", owner, (), None, out)
-        overridden = scope.include_el is not None and _first(scope.include_el, "static") is not None
-        # (an include's <static> is the one that applies, kept in place of the model's own)
-        _keep(scope.el, _TOP_MODEL if top else _MODEL_STATIC if overridden else _MODEL, "model", owner, (), None, out,
-              repeats)
+        _attributes(scope.el, _ATTRIBUTES["model"], "model", owner, (), None, out)  # (top: see _placement)
+        overridden = scope.include_el is not None and find_child(scope.include_el, "static") is not None
+        _keep(scope.el, _MODEL_STATIC if top or overridden else _MODEL, "model", owner, (), None, out, repeats)
         if scope.include_el is not None:
             _attributes(scope.include_el, _ATTRIBUTES["include"], "model", owner, (), None, out)
             _keep(scope.include_el, _TOP_INCLUDE if top else _INCLUDE, "model", owner, (), None, out, repeats)
@@ -174,9 +179,9 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
                 _from_notes(shape_el, notes[shape_el], kind, name, counts[kind], out, repeats)
             counts[kind] += 1
     for j in g.joints.values():
-        if j.type == "gearbox" or j.type not in _DOF:
+        if j.type == "gearbox":
             continue  # named in a warning as not part of the model
-        dof = _DOF[j.type]
+        dof = DOF[j.type]
         mine: list[Extension] = []
         if everything:
             _attributes(j.el, _ATTRIBUTES["joint"], "joint", j.name, (), None, mine)
@@ -184,7 +189,7 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
         else:
             _from_notes(j.el, notes.get(j.el, ()), "joint", j.name, None, mine, repeats)
         for e in mine:
-            if dof == 2 and (e.tag == "mimic" or "mimic" in e.path or _OUR_MIMIC in e.path or e.tag == _OUR_MIMIC_SHOWN):
+            if dof == 2 and (e.tag == "mimic" or "mimic" in e.path or OUR_MIMIC in e.path or e.tag == "idyntree:mimic"):
                 continue  # (a split joint's mimic, attributes included, is read and ignored with a warning)
             if dof == 2 and e.path[:1] == ("axis2",):
                 # what a universal joint's <axis2> held goes to its second joint, written with a plain <axis>
@@ -290,27 +295,24 @@ def _repeat(el: etree._Element, path: tuple[str, ...], owner_kind: str, owner: s
             index: int | None = None) -> str:
     where = "".join(f" in <{t}>" for t in reversed(path))
     if owner is None:
-        return f"<{_shown(el)}>{where} of the model"
+        return f"<{shown_tag(el)}>{where} of the model"
     if index is not None:  # (a shape: by its place among the link's)
-        return f"<{_shown(el)}>{where} of {owner_kind} {index} of link '{owner}'"
-    return f"<{_shown(el)}>{where} of {owner_kind} '{owner}'"
+        return f"<{shown_tag(el)}>{where} of {owner_kind} {index} of link '{owner}'"
+    return f"<{shown_tag(el)}>{where} of {owner_kind} '{owner}'"
 
 
 # the top model's placement in a world is no part of the model: its pose (not zero, or with a placement frame)
 # and placement frame are kept, from the model or from the <include> that placed it in the world
-_TOP_MODEL_ATTRIBUTES = frozenset({"name", "canonical_link", "placement_frame"})  # (see _placement)
-
-
 def _placement(scope: Scope, model_H_base: np.ndarray, out: list[Extension], diag: Diagnostics) -> None:
     """The pose places the model frame (or its placement frame) in the world.  The model frame written is the
     base link's: without a placement frame, the pose kept is composed with the base's pose in the model read."""
     inc = scope.include_el
-    pose = _first(inc, "pose") if inc is not None else None
+    pose = find_child(inc, "pose") if inc is not None else None
     r, version = scope.r, scope.version
     if pose is not None and scope.include_reader is not None:
         r, version = scope.include_reader  # (read as the world that includes it reads it)
     elif pose is None:
-        pose = _first(scope.el, "pose")
+        pose = find_child(scope.el, "pose")
     if pose is None:
         return
     world_H, rel = read_pose(r, pose, version)
@@ -343,7 +345,7 @@ def _attributes(el: etree._Element, read: frozenset[str], owner_kind: str, owner
     held = etree.Element(el.tag, nsmap={p: u for p, u in el.nsmap.items() if u in uris and p} or None)
     for k, v in extra:
         held.set(k, v)
-    out.append(Extension("sdf", _shown(el), etree.tostring(held, encoding="unicode"), owner_kind, owner,
+    out.append(Extension("sdf", shown_tag(el), etree.tostring(held, encoding="unicode"), owner_kind, owner,
                          index=index, path=path, attributes=True))
 
 
@@ -381,18 +383,16 @@ def _keep(el: etree._Element, reads: _Reads, owner_kind: str, owner: str | None,
 
 def _material(mat: etree._Element, owner_kind: str, owner: str | None, path: tuple[str, ...], index: int | None,
               out: list[Extension]) -> None:
-    """The model's colour is <diffuse> (else <ambient>), and the writer writes it as both: an <ambient> that
-    differs from <diffuse> is kept (it replaces the written one)."""
-    diffuse, ambient = _first(mat, "diffuse"), _first(mat, "ambient")
-    if diffuse is not None and ambient is not None and (ambient.text or "").split() != (diffuse.text or "").split():
+    ambient = find_child(mat, "ambient")
+    if own_ambient(ambient, find_child(mat, "diffuse")):
         out.append(_extension(ambient, owner_kind, owner, path, index))
 
 
-def _first(el: etree._Element, tag: str) -> etree._Element | None:
-    for c in el:
-        if c.tag == tag:
-            return c
-    return None
+def own_ambient(ambient: etree._Element | None, diffuse: etree._Element | None) -> bool:
+    """Whether a material's <ambient> is kept: the model's colour is <diffuse> (else <ambient>), and the writer
+    writes it as both, so an <ambient> unlike <diffuse> is the file's own (it replaces the written one)."""
+    return (diffuse is not None and ambient is not None
+            and (ambient.text or "").split() != (diffuse.text or "").split())
 
 
 def _extension(el: etree._Element, owner_kind: str, owner: str | None, path: tuple[str, ...],
@@ -400,7 +400,7 @@ def _extension(el: etree._Element, owner_kind: str, owner: str | None, path: tup
     xml = etree.tostring(el, encoding="unicode", with_tail=False)
     if " xmlns" in xml[:xml.find(">")]:
         xml = _own_namespaces(xml)
-    return Extension("sdf", _shown(el), xml, owner_kind, owner, index=index, path=path)
+    return Extension("sdf", shown_tag(el), xml, owner_kind, owner, index=index, path=path)
 
 
 def _own_namespaces(xml: str) -> str:
@@ -409,13 +409,6 @@ def _own_namespaces(xml: str) -> str:
     el = fragment(xml)
     etree.cleanup_namespaces(el)
     return etree.tostring(el, encoding="unicode")
-
-
-def _shown(el: etree._Element) -> str:
-    if el.tag[0] != "{":
-        return el.tag
-    q = etree.QName(el)
-    return f"{el.prefix}:{q.localname}" if el.prefix else q.localname
 
 
 # -- writing back -----------------------------------------------------------------------------------------
@@ -434,7 +427,7 @@ def write_kept(model: Model, top: etree._Element, scopes: dict[str, etree._Eleme
             if parent is None:
                 break
             if tag in _WRITTEN_AS:  # (a 1.11 <mimic> is written as our own element, which readers need whole)
-                parent = _first(parent, _WRITTEN_AS[tag])
+                parent = find_child(parent, _WRITTEN_AS[tag])
             else:
                 parent = _child_or_made(parent, tag)
         if parent is None:
@@ -449,7 +442,7 @@ def write_kept(model: Model, top: etree._Element, scopes: dict[str, etree._Eleme
                 elif parent.get(key) is None:  # never one the writer wrote (only unread ones are kept)
                     parent.set(key, value)
             continue
-        same = _first(parent, "ambient") if el.tag == "ambient" and e.path[-1:] == ("material",) else None
+        same = find_child(parent, "ambient") if el.tag == "ambient" and e.path[-1:] == ("material",) else None
         if same is not None and same not in placed:  # (unlike <diffuse>: the writer wrote the colour as both)
             parent.replace(same, el)
         else:
@@ -458,7 +451,6 @@ def write_kept(model: Model, top: etree._Element, scopes: dict[str, etree._Eleme
         if e.tag != "plugin" and e.tag[0] != "{" and ":" not in e.tag and not (e.owner_kind == "model" and
                                                                                    e.owner is None and e.tag == "pose"):
             converted.append(el)  # (not a plugin, another namespace's, or the world pose written in 1.9 form)
-        etree.cleanup_namespaces(el)
     version = model.metadata.get("sdf_version")
     v = tuple(int(x) for x in version.split(".")) if version else (1, 9)
     if converted and v < (1, 7):  # (libsdformat's conversions to 1.7 change such elements; later ones do not)
@@ -474,9 +466,7 @@ def write_kept(model: Model, top: etree._Element, scopes: dict[str, etree._Eleme
                   f"{shown}{' ...' if len(orphans) > 10 else ''}")
 
 
-_OUR_MIMIC = f"{{{IDYNTREE_NS}}}mimic"
-_OUR_MIMIC_SHOWN = "idyntree:mimic"
-_WRITTEN_AS = {"mimic": _OUR_MIMIC, _OUR_MIMIC: _OUR_MIMIC}
+_WRITTEN_AS = {"mimic": OUR_MIMIC, OUR_MIMIC: OUR_MIMIC}
 
 
 def _shown_tag(tag: str) -> str:
@@ -513,7 +503,7 @@ def _resolves(model: etree._Element, ref: str) -> bool:
 
 
 def _child_or_made(parent: etree._Element, tag: str) -> etree._Element:
-    c = _first(parent, tag)
+    c = find_child(parent, tag)
     return c if c is not None else etree.SubElement(parent, tag)
 
 

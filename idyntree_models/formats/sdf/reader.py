@@ -18,9 +18,8 @@ from lxml import etree
 
 from ...model.transforms import inverse
 from ..base import Diagnostics, LoadOptions
-from ..xmlutil import XmlReader, find_child, find_children
+from ..xmlutil import XmlReader, find_child, find_children, shown_tag
 from .document import (
-    IDYNTREE_NS,
     check_values,
     child_bool,
     child_text,
@@ -33,8 +32,10 @@ from .frames import WORLD, FrameGraph, FrameKind, Scope, Vertex
 from .kept import (
     ATTRIBUTES,
     AXIS_VALUE_TAGS,
+    DOF,
     JOINT_REPEATED,
     OTHER_SENSOR_TAGS,
+    OUR_MIMIC,
     SENSOR_TAGS,
     axis_reads,
     joint_tags,
@@ -57,7 +58,7 @@ class SdfJoint:
     el: etree._Element
     scope: Scope
     extra: dict = field(default_factory=dict)
-    notes: list = field(default_factory=list)  # what in it is not read, by path (kept.note)
+    notes: list = field(default_factory=list)  # what in it is not read, by path (kept.look)
 
 
 @dataclass
@@ -68,7 +69,7 @@ class SdfSensor:
     model_H_sensor: np.ndarray
     el: etree._Element
     scope: Scope
-    notes: list = field(default_factory=list)  # what in it is not read, by path (kept.note)
+    notes: list = field(default_factory=list)  # what in it is not read, by path (kept.look)
     model_name: str | None = None  # the model sensor made of it (an IMU's accelerometer), once made
 
 
@@ -89,7 +90,7 @@ class SdfGraph:
     world: str | None = None
     model_element: etree._Element | None = None
     scopes: list[Scope] = field(default_factory=list)  # the top model, then its nested and included ones
-    # what the readers of links, joints, shapes and sensors did not read, by their element (kept.note)
+    # what the readers of links, joints, shapes and sensors did not read, by their element (kept.look)
     unread: dict[etree._Element, list] = field(default_factory=dict)
     sensor_names: set[str] | None = None  # every name its sensors have or make (to_model, when renaming one)
     _link_H_model: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
@@ -208,7 +209,7 @@ def _name_the_rest_of_the_world(world: etree._Element, top: Scope, diag: Diagnos
             models.append((c.get("name") if c.tag == "model" else child_text(top.r, c, "name")) or
                           (child_text(top.r, c, "uri") or "?"))
         else:
-            tag = f"{c.prefix}:{etree.QName(c).localname}" if c.prefix else etree.QName(c).localname
+            tag = shown_tag(c)
             other[tag] = other.get(tag, 0) + 1
     if not models and not other:
         return
@@ -275,8 +276,6 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
 
 
 # -- joints -----------------------------------------------------------------------------------------
-_DOF = {"fixed": 0, "revolute": 1, "continuous": 1, "prismatic": 1, "screw": 1, "gearbox": 1, "ball": 0,
-        "universal": 2, "revolute2": 2}
 
 
 def _axis_frame(fg: FrameGraph, vx: Vertex, xyz_el: etree._Element | None, axis_el: etree._Element) -> str:
@@ -299,8 +298,8 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
     scope, r, el = vx.scope, vx.scope.r, vx.el
     jname = el.get("name")
     jtype = (el.get("type") or "").strip()
-    if jtype not in _DOF:
-        raise r.error(el, f"joint '{jname}': unknown type '{jtype}' (expected {', '.join(_DOF)})")
+    if jtype not in DOF:
+        raise r.error(el, f"joint '{jname}': unknown type '{jtype}' (expected {', '.join(DOF)})")
     parent_ref = fg.joint_end(vx, "parent")
     child_ref = vx.attached
     parent = fg.attached_link(parent_ref) if parent_ref != WORLD else WORLD
@@ -314,7 +313,7 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
     axes: list[np.ndarray] = []
     limits: list[dict[str, float]] = []
     v10 = scope.version >= (1, 10)
-    dof = _DOF[jtype]
+    dof = DOF[jtype]
     notes: list = []
     first = look(el, joint_tags(jtype), (), notes, ATTRIBUTES["joint"], repeated=JOINT_REPEATED)
     axis_first: dict[str, etree._Element] = {}
@@ -327,7 +326,7 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
         found = look(axis_el, axis_reads(dof, scope.version)[0], (tag,), notes)
         if i == 0:
             axis_first = found
-        if dof == 2 and ("mimic" in found or _OUR_MIMIC in found):
+        if dof == 2 and ("mimic" in found or OUR_MIMIC in found):
             fg.diag.warn(f"line {axis_el.sourceline}: the mimic in <{tag}> of {jtype} joint '{jname}' is ignored: the "
                          "two revolute joints it is split into mimic nothing")
         xyz_el = found.get("xyz")
@@ -356,11 +355,11 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
             extra["screw_thread_pitch"] = found_float(r, first, "screw_thread_pitch", 1.0)
         else:
             extra["thread_pitch"] = found_float(r, first, "thread_pitch", 1.0)
-    # (only a one-axis joint mimics another: a split joint's mimic is kept as the file's, not read)
+    # (only a one-axis joint mimics another: a split joint's mimic is ignored, said above)
     mimic_el = axis_first.get("mimic") if dof == 1 else None
-    ours = axis_first.get(_OUR_MIMIC) if dof == 1 else None  # what our 1.9 exporter writes
+    ours = axis_first.get(OUR_MIMIC) if dof == 1 else None  # what our 1.9 exporter writes
     if ours is not None:
-        look(ours, frozenset(), ("axis", _OUR_MIMIC), notes)
+        look(ours, frozenset(), ("axis", OUR_MIMIC), notes)
     if mimic_el is None and ours is not None:
         extra["mimic"] = (r.required(ours, "joint"), r.float_attr(ours, "multiplier", 1.0), r.float_attr(ours, "offset", 0.0))
     if mimic_el is not None:
@@ -372,9 +371,6 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
         )
     return SdfJoint(scope.scoped(jname), jtype, parent, child, fg.pose(vx.name), axes, limits, el, scope, extra,
                     notes=notes)
-
-
-_OUR_MIMIC = f"{{{IDYNTREE_NS}}}mimic"
 
 
 def _values(el: etree._Element | None, tag: str, path: tuple[str, ...], notes: list) -> dict[str, etree._Element]:

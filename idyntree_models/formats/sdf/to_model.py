@@ -60,6 +60,7 @@ from .kept import (
     VISUAL_TAGS,
     keep_unread,
     look,
+    own_ambient,
 )
 from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor
 
@@ -361,9 +362,8 @@ def _material(r: XmlReader, mat: etree._Element, notes: list) -> Material:
                 raise r.error(c, f"<{tag}> needs 3 or 4 numbers between 0 and 1 (r g b [a]), got '{r.text(c)}'")
             if tag in ("ambient", "diffuse"):
                 color = np.array(v + [1.0] if len(v) == 3 else v)
-    ambient, diffuse = found.get("ambient"), found.get("diffuse")
-    if ambient is not None and diffuse is not None and (ambient.text or "").split() != (diffuse.text or "").split():
-        notes.append((("material",), [(ambient, None)]))  # (the writer writes the model's colour as both)
+    if own_ambient(found.get("ambient"), found.get("diffuse")):
+        notes.append((("material",), [(found["ambient"], None)]))
     script = found.get("script")
     script_name = child_text(r, script, "name") if script is not None else None
     return Material(script_name, color, None)
