@@ -659,3 +659,16 @@ def test_a_split_joint_s_mimic_attributes_go_with_it(tmp_path: Path) -> None:
     warnings: list[str] = []
     export_model(load_model(src, warnings=warnings), "sdf", warnings=warnings)
     assert any("is ignored" in w for w in warnings) and not any("not written" in w for w in warnings), warnings
+
+
+def test_a_split_joint_keeps_what_is_not_its_axis_mimic(tmp_path: Path) -> None:
+    """Only an axis's mimic is read (and ignored) for a split joint: a <mimic> elsewhere is the file's, kept."""
+    src = tmp_path / "m.sdf"
+    src.write_text(
+        "<sdf version='1.11'><model name='m'><link name='a'/><link name='b'/><link name='c'/>"
+        "<joint name='j' type='revolute'><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>"
+        "<joint name='u' type='universal'><parent>b</parent><child>c</child><mimic joint='j'/>"
+        "<axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint></model></sdf>")
+    text = export_model(load_model(src), "sdf")
+    assert etree.fromstring(text.encode()).xpath("//joint[@name='u']/mimic/@joint") == ["j"]
+    assert load_model(text, "sdf").joints["u"].mimic is None

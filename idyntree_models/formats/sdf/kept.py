@@ -189,8 +189,8 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
         else:
             _from_notes(j.el, notes.get(j.el, ()), "joint", j.name, None, mine, repeats)
         for e in mine:
-            if dof == 2 and (e.tag == "mimic" or "mimic" in e.path or OUR_MIMIC in e.path or e.tag == "idyntree:mimic"):
-                continue  # (a split joint's mimic, attributes included, is read and ignored with a warning)
+            if dof == 2 and ("mimic" in e.path or OUR_MIMIC in e.path):
+                continue  # (a split joint's axis mimic, its attributes included, is read and ignored with a warning)
             if dof == 2 and e.path[:1] == ("axis2",):
                 # what a universal joint's <axis2> held goes to its second joint, written with a plain <axis>
                 e = Extension("sdf", e.tag, e.xml, "joint", f"{j.name}_axis2", path=("axis",) + e.path[1:],
