@@ -34,6 +34,7 @@ MODEL_VALUES = {
               ("*", "limit", "lower"), ("*", "limit", "upper"), ("*", "limit", "effort"), ("*", "limit", "velocity"),
               ("*", "dynamics", "damping"), ("*", "dynamics", "friction")},
     "sensor": {("pose",), ("force_torque", "frame"), ("force_torque", "measure_direction"), ("kind",)},
+    "frame": {("pose",)},
 }
 SCREW_VALUES = {("thread_pitch",), ("screw_thread_pitch",)}  # (a screw joint is written as revolute, warned)
 OWNERS = ("link", "joint", "visual", "collision", "sensor", "model", "frame", "include")
@@ -73,6 +74,8 @@ def _owners(model: etree._Element, prefix: str = "") -> dict[tuple[str, str], et
         name = f"{prefix}::{c.get('name')}" if prefix else c.get("name", "")
         if c.tag == "model":
             out.update(_owners(c, name))
+        elif c.tag == "frame":
+            out[("frame", name)] = c
         elif c.tag in ("link", "joint"):
             out[(c.tag, name)] = c
             for s in c:
@@ -88,7 +91,7 @@ def _first_model(path: Path) -> etree._Element:
 
 
 # attributes of owners the model holds (the writer writes its own: a universal joint becomes revolute ones)
-OWNER_ATTRIBUTES = {"name", "type", "canonical_link", "placement_frame"}
+OWNER_ATTRIBUTES = {"name", "type", "canonical_link", "placement_frame", "attached_to"}
 
 
 def _own_attributes(el: etree._Element) -> list[tuple]:
@@ -231,6 +234,8 @@ DOC = """<?xml version="1.0"?>
       <axis2><xyz>0 1 0</xyz><dynamics><spring_stiffness>4</spring_stiffness></dynamics></axis2>
     </joint>
     <joint name="s" type="ball"><parent>c</parent><child>d</child><axis><xyz>0 0 1</xyz></axis></joint>
+    <frame name="tip" attached_to="d" tool:mark="x"><pose>0 0 0.5 0 0 0</pose><tool:colour>red</tool:colour>
+      <plugin name="frame_plugin" filename="libframe.so"><rate>5</rate></plugin></frame>
   </model>
 </sdf>
 """
@@ -270,6 +275,8 @@ EXPECTED = [
     # the universal joint is split in two; its second axis's spring goes with the second joint
     ("/sdf/model/joint[@name='u_axis2']/axis/dynamics/spring_stiffness", "4"),
     ("/sdf/model/joint[@name='s'][@type='ball']/axis/xyz", "0 0 1"),
+    ("/sdf/model/frame[@name='tip']/tool:colour", "red"),
+    ("/sdf/model/frame[@name='tip']/plugin[@name='frame_plugin']/rate", "5"),
 ]
 # (xpath of an element, attribute in Clark notation, value): unread attributes of read elements
 EXPECTED_ATTRIBUTES = [
@@ -277,6 +284,7 @@ EXPECTED_ATTRIBUTES = [
     ("/sdf/model/link[@name='a']", "{urn:tool}role", "base"),
     ("/sdf/model/link[@name='a']", "note", "kept"),
     ("/sdf/model/joint[@name='j']/axis/xyz", "{urn:tool}unit", "1"),
+    ("/sdf/model/frame[@name='tip']", "{urn:tool}mark", "x"),
 ]
 
 
@@ -287,7 +295,7 @@ def test_every_kind_of_unread_element_comes_back_where_it_was(tmp_path: Path) ->
     text = export_model(load_model(src), "sdf", warnings=warnings)
     out = etree.fromstring(text.encode())
     for xpath, value in EXPECTED:
-        found = out.xpath(xpath)
+        found = out.xpath(xpath, namespaces={"tool": "urn:tool"})
         assert len(found) == 1, f"{xpath}: {len(found)} found in\n{text}"
         assert _same_value(found[0].text or "", value), (xpath, found[0].text)
     for xpath, key, value in EXPECTED_ATTRIBUTES:
@@ -325,7 +333,8 @@ def test_other_formats_name_each_kept_sdf_element(tmp_path: Path) -> None:
                      "<physics> in <joint>", "<spring_stiffness> in <dynamics> in <axis> in <joint>",
                      "<camera> in <sensor>", "<fluid_added_mass> in <inertial> in <link>", "<pose> in <model>",
                      "<specular> in <material> in <visual>", "<light> in <link>",
-                     "attribute(s) tool:role, note of 1 <link>", "attribute(s) tool:unit of 1 <xyz> in <axis> in <joint>"):
+                     "attribute(s) tool:role, note of 1 <link>", "attribute(s) tool:unit of 1 <xyz> in <axis> in <joint>",
+                     "<tool:colour> in <frame>", "<plugin> in <frame>", "attribute(s) tool:mark of 1 <frame>"):
             assert what in lost[0], (what, lost[0])
 
 
@@ -406,6 +415,7 @@ ODD = """<?xml version="1.0"?>
     </joint>
     <joint name="s" type="screw"><parent>d</parent><child>e</child><thread_pitch>2</thread_pitch>
       <axis><xyz>0 0 1</xyz></axis><physics/></joint>
+    <frame name="f" attached_to="e" t:f="6"><!-- c --><pose q="1">0 0 1 0 0 0</pose><pose>0 0 2 0 0 0</pose><x/></frame>
   </model>
 </sdf>
 """
@@ -427,6 +437,11 @@ def test_the_odd_document_round_trips(tmp_path: Path) -> None:
         ["1.0", "0.0", "0.0", "1.0"]]
     # a 1.11 mimic's other children go with the mimic our writer writes, which readers then read whole
     assert out.xpath("/sdf/model/joint[@name='k']/axis/*[local-name()='mimic']/reference/text()") == ["1"]
+    # a frame keeps what it holds besides its pose, and the unread attributes of its pose; a second pose is not read
+    assert out.xpath("/sdf/model/frame[@name='f']/@t:f", namespaces=ns) == ["6"]
+    assert len(out.xpath("/sdf/model/frame[@name='f']/x")) == 1
+    assert out.xpath("/sdf/model/frame[@name='f']/pose/@q") == ["1"]
+    assert [p.split()[2] for p in out.xpath("/sdf/model/frame[@name='f']/pose/text()")] == ["1.0"]
     again = load_model(text, "sdf")
     assert again.joints["k"].mimic is not None and again.joints["k"].mimic.multiplier == 2.0
     assert export_model(again, "sdf") == text

@@ -356,7 +356,8 @@ class Extension(Record):
     format: str  # the format whose syntax `xml` is in ("urdf")
     tag: str  # the element's tag, for messages
     xml: str  # the element itself, serialised
-    # "link", "joint", "sensor", "inertial", "visual" or "collision" holding it; None: the root
+    # "link", "joint", "sensor", "inertial", "visual", "collision" (or in SDF "model" and "frame") holding it;
+    # None: the root
     owner_kind: str | None = None
     owner: str | None = None  # name of that link, joint or sensor (of the link, for an inertial, visual or collision)
     after: tuple[str, str | int] | None = None  # (tag, name or index among same-tag siblings) of the preceding sibling

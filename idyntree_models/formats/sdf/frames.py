@@ -25,6 +25,7 @@ from ...model.transforms import inverse
 from ..base import Diagnostics, LoadOptions
 from ..xmlutil import XmlReader, find_child
 from .document import child_bool, child_text, is_true, read_document, read_pose
+from .kept import ATTRIBUTES, FRAME_TAGS, look
 from .uris import (
     MAX_INCLUDE_DEPTH,
     MAX_INCLUDES,
@@ -134,6 +135,7 @@ class FrameGraph:
         self._far: bool | None = None  # whether some raw pose is far enough for a composition to overflow
         self._attached: dict[str, str] = {}
         self._canonical: dict[str, str] = {}
+        self.frame_notes: dict[etree._Element, list] = {}  # what a <frame> holds that is not read (kept.look)
 
     # == build ==================================================================================
     def build(self, top: Scope) -> None:
@@ -298,7 +300,13 @@ class FrameGraph:
                 vx.raw = pose
                 vx.attached = self.canonical(scope)
                 continue
-            pose_el = find_child(el, "pose")
+            if vx.kind is FrameKind.FRAME:
+                notes: list = []
+                pose_el = look(el, FRAME_TAGS, (), notes, ATTRIBUTES["frame"]).get("pose")
+                if notes:
+                    self.frame_notes[el] = notes
+            else:
+                pose_el = find_child(el, "pose")
             pose, rel = read_pose(r, pose_el, scope.version)
             vx.raw = pose
             if vx.kind is FrameKind.LINK:

@@ -101,6 +101,7 @@ def _joint_reads(jtype: str, version: tuple[int, int]) -> _Reads:
     return joint_tags(jtype), ({"axis": axis} if dof == 1 else {"axis": axis, "axis2": axis} if dof == 2 else {})
 
 
+_FRAME: _Reads = (frozenset({"pose"}), {})
 _SENSOR: _Reads = (frozenset({"pose"}), {})
 _IMU: _Reads = (frozenset({"pose", f"{{{IDYNTREE_NS}}}kind"}), {})
 _FORCE_TORQUE: _Reads = (frozenset({"pose", "force_torque"}),
@@ -196,6 +197,14 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
                 e = Extension("sdf", e.tag, e.xml, "joint", f"{j.name}_axis2", path=("axis",) + e.path[1:],
                               attributes=e.attributes)
             out.append(e)
+    for name, el in g.frame_elements.items():
+        if name not in model.frames:
+            continue
+        if everything:
+            _attributes(el, _ATTRIBUTES["frame"], "frame", name, (), None, out)
+            _keep(el, _FRAME, "frame", name, (), None, out, repeats)
+        elif el in notes:
+            _from_notes(el, notes[el], "frame", name, None, out, repeats)
     for s in g.sensors:
         owner = s.model_name  # (an IMU made two sensors: its accelerometer's name)
         if owner is None or owner not in model.sensors:
@@ -229,6 +238,7 @@ AXIS_VALUE_TAGS = {tag: reads[0] for tag, reads in _AXIS[1].items()}
 FORCE_TORQUE_TAGS = _FORCE_TORQUE[1]["force_torque"][0]
 SENSOR_TAGS = {"imu": _IMU[0], "force_torque": _FORCE_TORQUE[0]}  # other types: OTHER_SENSOR_TAGS
 OTHER_SENSOR_TAGS = _SENSOR[0]
+FRAME_TAGS = _FRAME[0]
 ATTRIBUTES = _ATTRIBUTES
 
 # An unread item: (element, None) for an element kept whole, (element, attributes read) for the other
@@ -413,16 +423,17 @@ def _own_namespaces(xml: str) -> str:
 
 # -- writing back -----------------------------------------------------------------------------------------
 def write_kept(model: Model, top: etree._Element, scopes: dict[str, etree._Element], links: dict[str, etree._Element],
-               joints: dict[str, etree._Element], sensors: dict[str, etree._Element], diag: Diagnostics) -> None:
+               joints: dict[str, etree._Element], sensors: dict[str, etree._Element], frames: dict[str, etree._Element],
+               diag: Diagnostics) -> None:
     """Put the kept SDF elements back where they were: in the written model (`top`), nested model (`scopes`, by
-    name), link, joint, shape or sensor (`sensors`: by model sensor name, an IMU by its accelerometer's)."""
+    name), link, joint, shape, sensor (`sensors`: by model sensor name, an IMU by its accelerometer's) or frame."""
     orphans: Counter[str] = Counter()
     placed: set[etree._Element] = set()
     converted: list[etree._Element] = []
     for e in model.extensions:
         if e.format != "sdf":
             continue
-        parent = _owner(e, top, scopes, links, joints, sensors)
+        parent = _owner(e, top, scopes, links, joints, sensors, frames)
         for tag in e.path:
             if parent is None:
                 break
@@ -474,7 +485,8 @@ def _shown_tag(tag: str) -> str:
 
 
 def _owner(e: Extension, top: etree._Element, scopes: dict[str, etree._Element], links: dict[str, etree._Element],
-           joints: dict[str, etree._Element], sensors: dict[str, etree._Element]) -> etree._Element | None:
+           joints: dict[str, etree._Element], sensors: dict[str, etree._Element],
+           frames: dict[str, etree._Element]) -> etree._Element | None:
     kind = e.owner_kind
     if kind == "model":
         return top if e.owner is None else scopes.get(e.owner)
@@ -484,6 +496,8 @@ def _owner(e: Extension, top: etree._Element, scopes: dict[str, etree._Element],
         return joints.get(e.owner)
     if kind == "sensor":
         return sensors.get(e.owner)
+    if kind == "frame":
+        return frames.get(e.owner)
     le = links.get(e.owner)
     if le is None or e.index is None:
         return None

@@ -81,6 +81,7 @@ class SdfGraph:
     version: tuple[int, int]
     links: dict[str, np.ndarray] = field(default_factory=dict)  # model_H_link
     link_elements: dict[str, tuple[etree._Element, Scope]] = field(default_factory=dict)
+    frame_elements: dict[str, etree._Element] = field(default_factory=dict)  # the <frame>s of `frames`
     joints: dict[str, SdfJoint] = field(default_factory=dict)
     frames: dict[str, tuple[str, np.ndarray]] = field(default_factory=dict)  # (attached link, model_H_frame)
     models: dict[str, tuple[str, np.ndarray]] = field(default_factory=dict)  # nested: (canonical link, model_H)
@@ -143,6 +144,7 @@ def _resolved(fg: FrameGraph, top: Scope, world: str | None) -> SdfGraph:
             _link_sensors(fg, g, vx)
         elif vx.kind is FrameKind.FRAME:
             g.frames[name] = (fg.attached_link(name), fg.pose(name))
+            g.frame_elements[name] = vx.el
         elif vx.kind is FrameKind.MODEL and vx.scope.parent is not None and not vx.scope.empty:
             g.models[vx.scope.prefix] = (fg.canonical(vx.scope), fg.pose(name))
     for vx in fg.v.values():
@@ -152,6 +154,7 @@ def _resolved(fg: FrameGraph, top: Scope, world: str | None) -> SdfGraph:
                 g.unread[j.el] = j.notes
             _joint_sensors(fg, g, vx)
     g.unread.update((s.el, s.notes) for s in g.sensors if s.notes)
+    g.unread.update(fg.frame_notes)
     return g
 
 

@@ -145,9 +145,9 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     _mimics_out(plan, diag)
     if plan.world_frame is not None:
         _world_attachment(m, model, plan, diag)
-    _frames_out(model, plan, diag)
+    frames = _frames_out(model, plan, diag)
     apply_gazebo_extensions(model, m, links, joints, diag)
-    write_kept(model, m, plan.scopes, links, joints, sensors, diag)
+    write_kept(model, m, plan.scopes, links, joints, sensors, frames, diag)
     _check_material_colours(m)
     etree.indent(root, space="  ")
     text = '<?xml version="1.0" ?>\n' + etree.tostring(root, encoding="unicode") + "\n"
@@ -649,7 +649,9 @@ def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, 
     return se
 
 
-def _frames_out(model: Model, plan: _Plan, diag: Diagnostics) -> None:
+def _frames_out(model: Model, plan: _Plan, diag: Diagnostics) -> dict[str, etree._Element]:
+    """The <frame> elements written, by model frame name."""
+    written: dict[str, etree._Element] = {}
     joint_outs = set(plan.joints.values())
     for frame in model.frames.values():
         if frame.name in plan.skip_frames:
@@ -676,6 +678,8 @@ def _frames_out(model: Model, plan: _Plan, diag: Diagnostics) -> None:
                       "its nested model")
         fe = _sub(plan.scopes[scope], "frame", name=plan.local(out) if scope else out, attached_to=link_ref)
         _sub(fe, "pose", _pose_text(frame.link_H_frame, f"frame '{frame.name}'"), relative_to=link_ref)
+        written[frame.name] = fe
+    return written
 
 
 __all__ = ["dump", "reserved"]
