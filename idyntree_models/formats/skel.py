@@ -12,6 +12,7 @@ named `<joint>__link<k>`; `model.metadata["skel_joints"]` maps each original joi
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Callable
@@ -143,14 +144,14 @@ class _SkelReader(XmlReader):
 
     def __init__(self, source: str | None) -> None:
         super().__init__(source)
-        self._kids: dict[etree._Element, dict] = {}
+        self.kids: dict[etree._Element, dict] = {}  # the first child of each tag, by element (also _unread's)
         self._transforms: dict[str, np.ndarray] = {}  # <transformation> text -> its matrix, for this file
 
     def child(self, parent: etree._Element, tag: str) -> etree._Element | None:
         """The first child element `tag` of `parent` (a plain tag, never a path), or None."""
-        kids = self._kids.get(parent)
+        kids = self.kids.get(parent)
         if kids is None:
-            kids = self._kids[parent] = first_children(parent)
+            kids = self.kids[parent] = first_children(parent)
         return kids.get(tag)
 
     def need(self, parent: etree._Element, tag: str, why: str = "") -> etree._Element:
@@ -226,11 +227,19 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
             f"the world has {len(skeletons)} skeletons; loaded '{skel_el.get('name', '')}' "
             f"(choose another with the skeleton option): {', '.join(repr(n) for n in others)} not loaded"
         )
+    unread = _unread(root, world, skel_el, r.kids)  # (first, so that the reader uses what it saw of each element)
     model = _skeleton(r, skel_el, options, diag, lost)
+    if unread:
+        model.metadata["skel_not_read"] = unread
+        shown = "; ".join(unread[:_SHOWN]) + (f"; and {len(unread) - _SHOWN} more" if len(unread) > _SHOWN else "")
+        diag.warn(f"{len(unread)} element(s) or attribute(s) of the SKEL file are not read, as DART reads none of "
+                  f"them, and are not in the model (listed in model.metadata['skel_not_read']): {shown}")
     model.metadata["gravity"] = [float(g) for g in gravity]
     model.metadata["time_step"] = float(time_step)
     model.metadata["skel_skeletons"] = names
     model.metadata["skel_skeleton"] = skel_el.get("name", "")
+    if world.get("name") is not None:  # (DART reads no name of the world; kept, as the skeletons' names are)
+        model.metadata["skel_world"] = world.get("name")
     if detector is not None:
         model.metadata["collision_detector"] = detector
     lost.insert(0, f"world physics (gravity {list(map(float, gravity))}, time step {time_step:g})")
@@ -257,6 +266,182 @@ def _physics(r: _SkelReader, world: etree._Element):
         if cd is not None:
             detector = r.text(cd)
     return gravity, time_step, detector
+
+
+# -- what nothing reads ------------------------------------------------------------------------
+# What the reader (and DART's SkelParser, shared/docs/skel.md) reads of each element: (attributes, {child tag:
+# (kind of that child, read all of that tag or only the first)}).  A kind absent from the table holds a value
+# only (its text); "soft_shape" is read as a whole (named as not representable).  Anything else in the world and
+# the skeleton loaded is named in one warning: DART ignores it silently, and so did we.
+_Kind = tuple[frozenset[str], dict[str, tuple[str, bool]]]
+_FIRST, _ALL = False, True
+_VALUE = ("value", _FIRST)  # an element holding a value (its text)
+_NO_ATTRIBUTES: frozenset[str] = frozenset()
+_SHAPE_GEOMETRY: dict[str, _Kind] = {
+    "sphere": (_NO_ATTRIBUTES, {"radius": _VALUE}),
+    "box": (_NO_ATTRIBUTES, {"size": _VALUE}),
+    "ellipsoid": (_NO_ATTRIBUTES, {"size": _VALUE}),
+    "cylinder": (_NO_ATTRIBUTES, {"radius": _VALUE, "height": _VALUE}),
+    "capsule": (_NO_ATTRIBUTES, {"radius": _VALUE, "height": _VALUE}),
+    "cone": (_NO_ATTRIBUTES, {"radius": _VALUE, "height": _VALUE}),
+    "pyramid": (_NO_ATTRIBUTES, dict.fromkeys(("base_width", "base_depth", "height"), _VALUE)),
+    "plane": (_NO_ATTRIBUTES, dict.fromkeys(("normal", "offset", "point"), _VALUE)),
+    "multi_sphere": (_NO_ATTRIBUTES, {"sphere": ("multi_sphere sphere", _ALL)}),
+    "mesh": (_NO_ATTRIBUTES, {"file_name": _VALUE, "scale": _VALUE}),
+}
+_LIMITS = {"lower": _VALUE, "upper": _VALUE}
+_DYNAMICS = dict.fromkeys(("damping", "friction", "spring_rest_position", "spring_stiffness"), _VALUE)
+_READ: dict[str, _Kind] = {
+    "skel": (frozenset({"version"}), {"world": ("world", _FIRST)}),  # (the format's version: nothing to hold)
+    "physics": (_NO_ATTRIBUTES, dict.fromkeys(("time_step", "gravity", "collision_detector"), _VALUE)),
+    "skeleton": (frozenset({"name"}), {"transformation": _VALUE, "mobile": _VALUE,
+                                       "body": ("body", _ALL), "joint": ("joint", _ALL)}),
+    "body": (frozenset({"name"}), {"gravity": _VALUE, "transformation": _VALUE,
+                                   "inertia": ("inertia", _FIRST), "visualization_shape": ("visual shape", _ALL),
+                                   "collision_shape": ("collision shape", _ALL), "marker": ("marker", _ALL),
+                                   "soft_shape": ("soft_shape", _FIRST)}),
+    "inertia": (_NO_ATTRIBUTES, {"mass": _VALUE, "offset": _VALUE,
+                                 "moment_of_inertia": ("moment_of_inertia", _FIRST)}),
+    "moment_of_inertia": (_NO_ATTRIBUTES, dict.fromkeys(INERTIA_KEYS, _VALUE)),
+    # (DART reads a visual shape's <color> only, and a collision shape's <collidable>; we read <color> of both)
+    "visual shape": (_NO_ATTRIBUTES, {"transformation": _VALUE, "geometry": ("geometry", _FIRST), "color": _VALUE}),
+    "collision shape": (_NO_ATTRIBUTES, {"transformation": _VALUE, "geometry": ("geometry", _FIRST), "color": _VALUE,
+                                         "collidable": _VALUE}),
+    "marker": (frozenset({"name"}), {"offset": _VALUE}),
+    "multi_sphere sphere": (_NO_ATTRIBUTES, {"radius": _VALUE, "position": _VALUE}),
+    "dof": (frozenset({"local_index", "name"}), {
+        "position": ("dof bounds and initial", _FIRST), "velocity": ("dof bounds and initial", _FIRST),
+        "acceleration": ("dof bounds and initial", _FIRST), "force": ("dof bounds and initial", _FIRST), **_DYNAMICS}),
+    "dof bounds and initial": (frozenset({"lower", "upper", "initial"}), {}),
+    "geometry": (_NO_ATTRIBUTES, {}),  # one shape of SHAPE_TAGS: see _look
+    "limit": (_NO_ATTRIBUTES, _LIMITS),
+    "dynamics": (_NO_ATTRIBUTES, _DYNAMICS),
+    "plane axis": (_NO_ATTRIBUTES, {"xyz": _VALUE}),
+    **{f"geometry {tag}": kind for tag, kind in _SHAPE_GEOMETRY.items()},
+}
+_AXES_READ = {"revolute": 1, "prismatic": 1, "screw": 1, "universal": 2}  # joints whose <axis>/<axis2> give directions
+_SHOWN = 10  # unread items named in the warning (all are in the metadata)
+
+
+@functools.cache
+def _joint_kind(jtype: str) -> _Kind:
+    """What is read of a joint of type `jtype`: the axes of its DOF (their limits and dynamics, old style; a
+    direction only where the type takes one), its plane or axis order."""
+    children: dict[str, tuple[str, bool]] = {
+        "parent": _VALUE, "child": _VALUE, "transformation": _VALUE, "init_pos": _VALUE, "init_vel": _VALUE,
+        "dof": ("dof", _ALL)}
+    for i in range(JOINT_DOFS.get(jtype, 0)):
+        tag = "axis" if i == 0 else f"axis{i + 1}"
+        children[tag] = (f"{jtype} {tag}", _FIRST)
+        axis: dict[str, tuple[str, bool]] = {"damping": _VALUE, "dynamics": ("dynamics", _FIRST),
+                                             "limit": ("limit", _FIRST)}
+        if i < _AXES_READ.get(jtype, 0):
+            axis["xyz"] = _VALUE
+        if jtype == "screw":
+            axis["pitch"] = _VALUE
+        _READ.setdefault(f"{jtype} {tag}", (_NO_ATTRIBUTES, axis))
+    if jtype == "euler":
+        children["axis_order"] = _VALUE
+    if jtype in ("planar", "translational2d"):
+        children["plane"] = ("plane", _FIRST)
+    return frozenset({"name", "type", "actuator"}), children
+
+
+_READ["plane"] = (frozenset({"type"}), {"translation_axis1": ("plane axis", _FIRST),
+                                        "translation_axis2": ("plane axis", _FIRST)})
+_GEOMETRY_KIND = _READ["geometry"]
+_LEAF: _Kind = (_NO_ATTRIBUTES, {})
+# Where an element is, for messages (`me` below): (its tag, where its parent is), or the text naming a body, a
+# joint or the skeleton; made into words only for what is named (a walk that formatted every element's place
+# cost a tenth of a load).
+
+
+def _unread(root: etree._Element, world: etree._Element, skeleton: etree._Element,
+            kids: dict[etree._Element, dict]) -> list[str]:
+    """Every element and attribute of the document that neither we nor DART read, in document order: outside
+    the world and the skeleton loaded (the other skeletons are named in their own warning), and in them.
+    `kids` gets the first child of each tag of every element looked into (_SkelReader.child: one pass over
+    each element's children serves both)."""
+    out: list[tuple[str, etree._Element, object]] = []
+    _look(root, _READ["skel"], "the <skel>", out, kids)
+    out += [("attribute " + _shown(k), world, "the <world>") for k in world.attrib if k != "name"]
+    seen: set[str] = set()
+    for c in world:
+        tag = c.tag
+        if not isinstance(tag, str):
+            continue
+        if tag == "physics" and tag not in seen:
+            _look(c, _READ["physics"], "the <physics>", out, kids)
+        elif tag != "skeleton":
+            out.append(_item(c, tag in seen, "the <world>"))
+        elif c is skeleton:
+            _look(c, _READ["skeleton"], f"skeleton '{c.get('name', '')}'", out, kids)
+        seen.add(tag)
+    return [_said(*item) for item in out]
+
+
+def _look(el: etree._Element, kind: _Kind, me, out: list, kids: dict[etree._Element, dict]) -> None:
+    """What `el` (at `me`) and the elements read below it hold that is not read, added to `out` as _said's
+    arguments; the first child of each tag of `el` goes to `kids`."""
+    attributes, children = kind
+    for k in el.keys():  # noqa: SIM118  (an element's keys are its attribute names; iterating it gives children)
+        if k not in attributes:
+            out.append(("attribute " + _shown(k), el, me))
+    first: dict[str, etree._Element] = {}
+    for c in el:
+        tag = c.tag
+        read = children.get(tag)
+        repeated = tag in first
+        if not repeated:
+            first[tag] = c
+            if read is _VALUE:  # most elements: a value, once
+                if len(c) or c.keys():
+                    _look(c, _LEAF, (tag, me), out, kids)
+                continue
+        if read is None:
+            if not isinstance(tag, str):
+                continue  # (a comment is removed by the parser; a processing instruction too)
+            if kind is _GEOMETRY_KIND and tag in _SHAPE_TAG_SET and not first.keys() - {tag} & _SHAPE_TAG_SET:
+                read = (f"geometry {tag}", _FIRST)  # DART takes one shape: the first present in its order (below)
+        if read is None or (repeated and read[1] is _FIRST):
+            out.append(_item(c, repeated, me))
+        elif read[0] == "body":
+            _look(c, _READ["body"], f"body '{c.get('name', '')}'", out, kids)
+        elif read[0] == "joint":
+            _look(c, _joint_kind((c.get("type") or "").strip()), f"joint '{c.get('name', '')}'", out, kids)
+        elif read[0] not in ("soft_shape", "world"):  # (a soft shape is read whole: named as not representable)
+            _look(c, _READ[read[0]], (tag, me), out, kids)
+    kids[el] = first
+    if kind is _GEOMETRY_KIND:
+        present = [t for t in SHAPE_TAGS if t in first]
+        for t in present[1:]:  # DART reads the first in its order, and no other
+            out.append((f"<{t}>", first[t], me, f": DART reads only its <{present[0]}>"))
+
+
+_SHAPE_TAG_SET = frozenset(SHAPE_TAGS)
+
+
+def _item(el: etree._Element, repeated: bool, me) -> tuple:
+    if repeated:
+        return (f"a second <{_shown(el.tag)}>", el, me, "; the first is read")
+    return (f"<{_shown(el.tag)}>", el, me)
+
+
+def _said(what: str, el: etree._Element, me, *note: str) -> str:
+    where = []
+    while isinstance(me, tuple):
+        where.append(f"the <{me[0]}>")
+        me = me[1]
+    where.append(me)
+    place = " of ".join(where)
+    joint = "of" if what.startswith("attribute") else "in"
+    if note and note[0].startswith(";"):
+        return f"{what} {joint} {place} (line {el.sourceline}{note[0]})"
+    return f"{what} {joint} {place} (line {el.sourceline}){note[0] if note else ''}"
+
+
+def _shown(name: str) -> str:
+    return etree.QName(name).localname if name[:1] == "{" else name
 
 
 # -- skeleton ---------------------------------------------------------------------------------
@@ -475,6 +660,9 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
         diag.warn(f"line {g.sourceline}: the {what} has no equivalent in the model: not kept (it still counts "
                   "for the body's inertia, as in DART)")
         lost.append(f"the {what}")
+    collidable = r.child(el, "collidable") if el.tag == "collision_shape" else None
+    if collidable is not None and not r.bool_value(collidable):
+        lost.append(f"the {tag} collision shape of body '{body}' does not collide (<collidable>)")
     color_el = r.child(el, "color")
     if color_el is not None and shape is not None:
         c = r.floats_text(color_el)
@@ -713,7 +901,7 @@ def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: D
     _init_values(r, el, joint, "init_pos", "initial")
     _init_values(r, el, joint, "init_vel", "init_vel")
     for dof_el in find_children(el, "dof"):
-        _dof_element(r, dof_el, joint)
+        _dof_element(r, dof_el, joint, lost)
     return joint
 
 
@@ -810,7 +998,7 @@ def _init_values(r: _SkelReader, el: etree._Element, joint: _Joint, tag: str, at
         setattr(dof, attr, float(v))
 
 
-def _dof_element(r: _SkelReader, el: etree._Element, joint: _Joint) -> None:
+def _dof_element(r: _SkelReader, el: etree._Element, joint: _Joint, lost: list[str]) -> None:
     n = len(joint.dofs)
     if el.get("local_index") is None:
         if n != 1:
@@ -836,6 +1024,8 @@ def _dof_element(r: _SkelReader, el: etree._Element, joint: _Joint) -> None:
         setattr(dof, hi, r.float_attr(e, "upper", getattr(dof, hi)))
         if init is not None:
             setattr(dof, init, r.float_attr(e, "initial", getattr(dof, init)))
+        elif e.get("initial") is not None:  # DART starts the joint with it (setAccelerations, setForces)
+            lost.append(f"the initial {tag} {r.float_attr(e, 'initial'):g} of DOF {index} of joint '{joint.name}'")
     dof.damping = r.number(el, "damping", dof.damping)
     dof.friction = r.number(el, "friction", dof.friction)
     dof.spring_rest = r.number(el, "spring_rest_position", dof.spring_rest)
