@@ -137,7 +137,9 @@ def test_masses_and_inertias_equal(exported):
 
 def test_import_gives_the_export_back(exported):
     _, model, text, _ = exported
-    back = load_model(text, format="mjcf")
+    warnings: list[str] = []
+    back = load_model(text, format="mjcf", warnings=warnings)
+    assert not [w for w in warnings if "not in the model (the model has no field" in w]  # all it writes is read
     diffs = model_differences(model, back, check_materials=False, check_shapes=False, kinematics_samples=3)
     assert not diffs, diffs[:10]
 
@@ -365,3 +367,43 @@ def test_a_diaginertia_that_overflows_once_turned_is_refused_at_its_line():
     with pytest.raises(ModelError, match="diaginertia turned by the inertial's orientation is beyond") as e:
         load_model(text, format="mjcf")
     assert e.value.line == 5
+
+
+LOSSY = """<mujoco model="m">
+  <default><joint armature="0.1"/><default class="soft"><geom friction="0.5 0.1 0.1" solref="0.02 1"/></default></default>
+  <asset><material name="red" rgba="1 0 0 1" specular="0.3"/></asset>
+  <worldbody>
+    <light pos="0 0 3"/>
+    <body name="base" pos="0 0 1">
+      <freejoint name="root"/>
+      <camera name="cam" pos="0 0 1"/>
+      <geom type="box" size="0.1 0.1 0.1" mass="1" density="500" class="soft" material="red"/>
+      <body name="arm" pos="0 0 0.2" gravcomp="1">
+        <joint name="j1" type="hinge" axis="0 1 0" range="-1 1" stiffness="10" damping="0.5"/>
+        <geom type="capsule" fromto="0 0 0 0 0 0.3" size="0.02" condim="4"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.02" condim="3"/>
+        <site name="tip" pos="0 0 0.3" size="0.01" rgba="0 1 0 1"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_what_mujoco_reads_and_the_model_cannot_hold_is_named():
+    """A joint's armature and stiffness, a geom's contact parameters (own or from a default class), a body's
+    gravity compensation, a light or a camera: MuJoCo compiles each (it refuses names it does not know), the
+    model has no field for them, and one warning names each with its count and first line.  What the model
+    reads (a geom's density where it has a mass, which MuJoCo ignores then) is not named."""
+    mujoco.MjModel.from_xml_string(LOSSY)
+    warnings: list[str] = []
+    load_model(LOSSY, format="mjcf", warnings=warnings)
+    named = [w for w in warnings if "not in the model (the model has no field" in w]
+    assert len(named) == 1, warnings
+    for what in ("geom friction= (1, first at line 9)", "geom solref= (1, first at line 9)",
+                 "material specular= (1, first at line 3)", "body gravcomp= (1, first at line 10)",
+                 "joint armature= (1, first at line 11)", "joint stiffness= (1, first at line 11)",
+                 "geom condim= (2, first at line 12)", "site rgba= (1, first at line 14)",
+                 "<light> in <worldbody> (1, first at line 5)", "<camera> in <body> (1, first at line 8)"):
+        assert what in named[0], (what, named[0])
+    assert "density" not in named[0] and "damping" not in named[0] and "range" not in named[0]

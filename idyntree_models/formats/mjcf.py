@@ -480,10 +480,43 @@ def _z_to(v: np.ndarray) -> np.ndarray:
     return axis_angle_to_matrix(axis / s, math.atan2(s, c))
 
 
+class _Looked(dict):
+    """An element's attributes (its own and its default class's) that remembers which were asked for: what the
+    importer never asks for is not in the model, and is named (_Importer._name_the_unread)."""
+
+    def __init__(self, attrs: dict[str, str]) -> None:
+        super().__init__(attrs)
+        self.asked: set[str] = set()
+
+    def get(self, key, default=None):
+        self.asked.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key):
+        self.asked.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key) -> bool:
+        self.asked.add(key)
+        return super().__contains__(key)
+
+
+# attributes the importer reads with el.get (not through attrs), by tag
+_READ_DIRECTLY = {"body": {"name", "childclass"}, "joint": {"name", "class"}, "freejoint": {"name", "class"},
+                  "geom": {"name", "class", "fromto"}, "site": {"name", "class"}, "frame": {"childclass"},
+                  "mesh": {"name", "file", "class"}, "material": {"name", "class"}}
+# what a body, a frame or the world body holds that the importer reads (anything else is named)
+_BODY_CONTENT = frozenset({"inertial", "geom", "site", "frame", "body", "joint", "freejoint"})
+
+
 class _Importer:
     def __init__(self, root: etree._Element, options: LoadOptions, diag: Diagnostics) -> None:
         self.root, self.options, self.diag = root, options, diag
+        self.looked: dict[etree._Element, set[str]] = {}  # what was asked of each element's attributes
+        self.looked_attrs: dict[etree._Element, set[str]] = {}  # and which it had (with its default class's)
         self.r = XmlReader(diag.source)
+        self._asked: list[tuple[etree._Element, _Looked]] = []
+        self.unread_elements: list[etree._Element] = []
         self.model = Model(name=root.get("model") or "mjcf_model")
         comp: dict[str, str] = {}
         for c in root.findall("compiler"):
@@ -538,7 +571,34 @@ class _Importer:
         tag = "joint" if el.tag == "freejoint" else el.tag
         out = dict(self.defaults[cls].get(tag, {}))
         out.update(el.attrib)
-        return out
+        return self._looking(el, out)
+
+    def _looking(self, el: etree._Element, attrs: dict[str, str]) -> _Looked:
+        looked = _Looked(attrs)
+        self.looked_attrs.setdefault(el, set()).update(attrs)
+        self.looked[el] = self.looked.get(el, set())
+        self._asked.append((el, looked))
+        return looked
+
+    def _name_the_unread(self) -> None:
+        """One warning naming, by element and attribute, what the model does not hold: attributes never asked
+        for (a joint's armature, a geom's friction: MuJoCo reads them; the model has no field for them) and
+        elements of a body the importer does not read (a camera, a light)."""
+        for el, looked in self._asked:
+            self.looked[el] |= looked.asked
+        counts: dict[str, list] = {}
+        for el, attrs in self.looked_attrs.items():
+            if el.getparent() is not None and el.getparent().tag == "equality":
+                continue  # (the equality's own warnings say what of it is not represented)
+            for key in sorted(attrs - self.looked[el] - _READ_DIRECTLY.get(el.tag, set())):
+                entry = counts.setdefault(f"{el.tag} {key}=", [0, el.sourceline])
+                entry[0] += 1
+        for el in self.unread_elements:
+            entry = counts.setdefault(f"<{el.tag}> in <{el.getparent().tag}>", [0, el.sourceline])
+            entry[0] += 1
+        if counts:
+            shown = ", ".join(f"{what} ({n}, first at line {line})" for what, (n, line) in counts.items())
+            self.diag.warn(f"MJCF: not in the model (the model has no field for them): {shown}")
 
     def floats(self, el, attrs: dict, key: str, n: int | None, default=None) -> np.ndarray | None:
         raw = attrs.get(key)
@@ -605,6 +665,7 @@ class _Importer:
         world = self.root.find("worldbody")
         if world is None:
             raise self.r.error(self.root, "no <worldbody>")
+        self.unread_elements += [c for c in world if isinstance(c.tag, str) and c.tag not in _BODY_CONTENT]
         tops = self._top_bodies(world, np.eye(4), None)
         if not tops:
             raise self.r.error(world, "no <body> in <worldbody>: there is no robot to load")
@@ -628,6 +689,7 @@ class _Importer:
         self._sensors()
         self._equalities()
         self._apply_extras()
+        self._name_the_unread()
         if self.skipped_geoms:
             self.diag.warn(f"MJCF: {self.skipped_geoms} geom(s) of a type we do not hold (plane, hfield, sdf, "
                            "or a mesh given by vertices) left out")
@@ -644,7 +706,7 @@ class _Importer:
         return out
 
     def attrs_frame(self, el, cc) -> dict:
-        return dict(el.attrib)  # bodies and frames take no defaults
+        return self._looking(el, dict(el.attrib))  # bodies and frames take no defaults
 
     def _unique(self, name: str, table) -> str:
         out, k = name, 1
@@ -690,6 +752,7 @@ class _Importer:
         kind = a.get("type", "hinge")
         pos = self.floats(el, a, "pos", 3, (0.0, 0.0, 0.0))
         if kind == "ball":
+            a.get("axis")  # (a ball joint has none: MuJoCo ignores it too)
             if a.get("range") and a.get("limited", "auto") != "false":
                 self.diag.warn(f"MJCF: ball joint '{name}': its cone limit is not represented")
             joint = Joint(name, JointType.SPHERICAL, parent, child, rest, center=rest[:3, :3] @ pos + rest[:3, 3])
@@ -740,14 +803,18 @@ class _Importer:
                 self.sites[name] = (link, link_H_el @ self.pose(child, a), child)
             elif child.tag == "frame":
                 ccc = child.get("childclass") or cc
-                self._content(child, link, link_H_el @ self.pose(child, dict(child.attrib)), ccc)
+                self._content(child, link, link_H_el @ self.pose(child, self._looking(child, dict(child.attrib))), ccc)
+            elif isinstance(child.tag, str) and child.tag not in _BODY_CONTENT:
+                self.unread_elements.append(child)
         lk = self.model.links[link]
         for g, a, pose in geoms:
             self._shape(lk, g, a, pose)
         if world:
             return
         if inertial is not None and self.inertia_from_geom != "true":
-            a = dict(inertial.attrib)
+            for _, ga, _ in geoms:  # (MuJoCo, too, reads no geom's mass or density where <inertial> gives it)
+                ga.get("mass"), ga.get("density")
+            a = self._looking(inertial, dict(inertial.attrib))
             mass = float(self.floats(inertial, a, "mass", 1)[0]) if "mass" in a else None
             if mass is None:
                 raise self.r.error(inertial, "missing required attribute 'mass'")
@@ -865,6 +932,7 @@ class _Importer:
             vol, diag = unit
             with np.errstate(all="ignore"):
                 if "mass" in a:
+                    a.get("density")  # (MuJoCo uses the mass, not the density, of a geom that has both)
                     mass = float(self.floats(el, a, "mass", 1)[0])
                 else:
                     mass = float(float(self.floats(el, a, "density", 1, (1000.0,))[0]) * vol)
