@@ -369,7 +369,7 @@ def test_a_diaginertia_that_overflows_once_turned_is_refused_at_its_line():
     assert e.value.line == 5
 
 
-LOSSY = """<mujoco model="m">
+LOSSY = """<mujoco model="m"><compiler angle="radian" boundmass="0.01" fusestatic="true"/>
   <default><joint armature="0.1"/><default class="soft"><geom friction="0.5 0.1 0.1" solref="0.02 1"/></default></default>
   <asset><material name="red" rgba="1 0 0 1" specular="0.3"/></asset>
   <worldbody>
@@ -404,6 +404,8 @@ def test_what_mujoco_reads_and_the_model_cannot_hold_is_named():
                  "material specular= (1, first at line 3)", "body gravcomp= (1, first at line 10)",
                  "joint armature= (1, first at line 11)", "joint stiffness= (1, first at line 11)",
                  "geom condim= (2, first at line 12)", "site rgba= (1, first at line 14)",
-                 "<light> in <worldbody> (1, first at line 5)", "<camera> in <body> (1, first at line 8)"):
+                 "<light> in <worldbody> (1, first at line 5)", "<camera> in <body> (1, first at line 8)",
+                 "compiler boundmass= (1, first at line 1)", "compiler fusestatic= (1, first at line 1)"):
         assert what in named[0], (what, named[0])
     assert "density" not in named[0] and "damping" not in named[0] and "range" not in named[0]
+    assert "angle" not in named[0]

@@ -507,6 +507,9 @@ _READ_DIRECTLY = {"body": {"name", "childclass"}, "joint": {"name", "class"}, "f
                   "mesh": {"name", "file", "class"}, "material": {"name", "class"}}
 # what a body, a frame or the world body holds that the importer reads (anything else is named)
 _BODY_CONTENT = frozenset({"inertial", "geom", "site", "frame", "body", "joint", "freejoint"})
+# the compiler settings the importer applies (autolimits: a range limits a joint unless limited="false")
+_COMPILER_READ = frozenset({"angle", "eulerseq", "inertiafromgeom", "assetdir", "meshdir", "autolimits"})
+_LEAVES = frozenset({"inertial", "geom", "site", "joint", "freejoint", "mesh", "material"})
 
 
 class _Importer:
@@ -593,9 +596,20 @@ class _Importer:
             for key in sorted(attrs - self.looked[el] - _READ_DIRECTLY.get(el.tag, set())):
                 entry = counts.setdefault(f"{el.tag} {key}=", [0, el.sourceline])
                 entry[0] += 1
+        for el in self.looked_attrs:  # (these hold no elements in MJCF: MuJoCo refuses one)
+            if el.tag in _LEAVES:
+                self.unread_elements += [c for c in el if isinstance(c.tag, str)]
         for el in self.unread_elements:
             entry = counts.setdefault(f"<{el.tag}> in <{el.getparent().tag}>", [0, el.sourceline])
             entry[0] += 1
+        # compiler settings that change the model MuJoCo builds (boundmass, fusestatic, ...), which the model does
+        # not apply; balanceinertia is accounted for where our own export wrote it (with the exact inertias)
+        read = _COMPILER_READ | ({"balanceinertia"} if self.extras else set())
+        for c in self.root.findall("compiler"):
+            for key in c.keys():  # noqa: SIM118  (attribute names)
+                if key not in read:
+                    entry = counts.setdefault(f"compiler {key}=", [0, c.sourceline])
+                    entry[0] += 1
         if counts:
             shown = ", ".join(f"{what} ({n}, first at line {line})" for what, (n, line) in counts.items())
             self.diag.warn(f"MJCF: not in the model (the model has no field for them): {shown}")
