@@ -409,3 +409,20 @@ def test_what_mujoco_reads_and_the_model_cannot_hold_is_named():
         assert what in named[0], (what, named[0])
     assert "density" not in named[0] and "damping" not in named[0] and "range" not in named[0]
     assert "angle" not in named[0]
+
+
+def test_a_world_model_names_its_world_body_s_light_once_and_an_unnamed_site_whole():
+    text = """<mujoco model="m">
+  <worldbody>
+    <light pos="0 0 3"/>
+    <body name="a" pos="0 0 1"><joint name="j0" type="hinge"/><geom type="sphere" size="0.1"/><site pos="0 0 1" size="0.1"/></body>
+    <body name="b" pos="1 0 1"><geom type="sphere" size="0.1"/></body>
+  </worldbody>
+</mujoco>"""
+    mujoco.MjModel.from_xml_string(text)
+    warnings: list[str] = []
+    model = load_model(text, format="mjcf", warnings=warnings)
+    assert "world" in model.links  # (two top-level bodies: a world model)
+    named = [w for w in warnings if "not in the model (the model has no field" in w]
+    assert len(named) == 1 and named[0].endswith(
+        "<light> in <worldbody> (1, first at line 3), <site> in <body> (1, first at line 4)"), named

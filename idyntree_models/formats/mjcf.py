@@ -599,7 +599,7 @@ class _Importer:
         for el in self.looked_attrs:  # (these hold no elements in MJCF: MuJoCo refuses one)
             if el.tag in _LEAVES:
                 self.unread_elements += [c for c in el if isinstance(c.tag, str)]
-        for el in self.unread_elements:
+        for el in dict.fromkeys(self.unread_elements):  # (the world body's are found twice in a world model)
             entry = counts.setdefault(f"<{el.tag}> in <{el.getparent().tag}>", [0, el.sourceline])
             entry[0] += 1
         # compiler settings that change the model MuJoCo builds (boundmass, fusestatic, ...), which the model does
@@ -812,7 +812,9 @@ class _Importer:
             elif child.tag == "site":
                 a = self.attrs(child, cc)
                 name = child.get("name")
-                if not name:
+                if not name:  # a frame needs a name: the site is not in the model (named whole)
+                    self.looked_attrs.pop(child, None)
+                    self.unread_elements.append(child)
                     continue
                 self.sites[name] = (link, link_H_el @ self.pose(child, a), child)
             elif child.tag == "frame":
