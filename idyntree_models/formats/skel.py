@@ -269,56 +269,52 @@ def _physics(r: _SkelReader, world: etree._Element):
 
 
 # -- what nothing reads ------------------------------------------------------------------------
-# What the reader (and DART's SkelParser, shared/docs/skel.md) reads of each element: (attributes, {child tag:
-# (kind of that child, read all of that tag or only the first)}).  A kind absent from the table holds a value
-# only (its text); "soft_shape" is read as a whole (named as not representable).  Anything else in the world and
-# the skeleton loaded is named in one warning: DART ignores it silently, and so did we.
-_Kind = tuple[frozenset[str], dict[str, tuple[str, bool]]]
+# What the reader (and DART's SkelParser, shared/docs/skel.md) reads of each element, its kind: (attributes,
+# {child tag: (the child's kind, read all children of that tag or only the first)}).  A child's kind is a table
+# of its own, or _VALUE (an element holding its text), _BODY or _JOINT (looked into as such, with their names),
+# or _WHOLE (read as a whole: a soft shape, named as not representable; the world, looked into by _unread).
+# Anything else in the world and the skeleton loaded is named in one warning: DART ignores it silently, and so
+# did we.
+_Kind = tuple[frozenset[str], dict[str, tuple[object, bool]]]
 _FIRST, _ALL = False, True
-_VALUE = ("value", _FIRST)  # an element holding a value (its text)
+_VALUE, _BODY, _JOINT, _WHOLE = "value", "body", "joint", "whole"
+_V = (_VALUE, _FIRST)  # most children: a value, once
 _NO_ATTRIBUTES: frozenset[str] = frozenset()
-_SHAPE_GEOMETRY: dict[str, _Kind] = {
-    "sphere": (_NO_ATTRIBUTES, {"radius": _VALUE}),
-    "box": (_NO_ATTRIBUTES, {"size": _VALUE}),
-    "ellipsoid": (_NO_ATTRIBUTES, {"size": _VALUE}),
-    "cylinder": (_NO_ATTRIBUTES, {"radius": _VALUE, "height": _VALUE}),
-    "capsule": (_NO_ATTRIBUTES, {"radius": _VALUE, "height": _VALUE}),
-    "cone": (_NO_ATTRIBUTES, {"radius": _VALUE, "height": _VALUE}),
-    "pyramid": (_NO_ATTRIBUTES, dict.fromkeys(("base_width", "base_depth", "height"), _VALUE)),
-    "plane": (_NO_ATTRIBUTES, dict.fromkeys(("normal", "offset", "point"), _VALUE)),
-    "multi_sphere": (_NO_ATTRIBUTES, {"sphere": ("multi_sphere sphere", _ALL)}),
-    "mesh": (_NO_ATTRIBUTES, {"file_name": _VALUE, "scale": _VALUE}),
+_LEAF: _Kind = (_NO_ATTRIBUTES, {})
+_SHAPES: dict[str, _Kind] = {  # what is read of the one shape of a <geometry> DART takes
+    "sphere": (_NO_ATTRIBUTES, {"radius": _V}),
+    "box": (_NO_ATTRIBUTES, {"size": _V}),
+    "ellipsoid": (_NO_ATTRIBUTES, {"size": _V}),
+    "cylinder": (_NO_ATTRIBUTES, {"radius": _V, "height": _V}),
+    "capsule": (_NO_ATTRIBUTES, {"radius": _V, "height": _V}),
+    "cone": (_NO_ATTRIBUTES, {"radius": _V, "height": _V}),
+    "pyramid": (_NO_ATTRIBUTES, dict.fromkeys(("base_width", "base_depth", "height"), _V)),
+    "plane": (_NO_ATTRIBUTES, dict.fromkeys(("normal", "offset", "point"), _V)),
+    "multi_sphere": (_NO_ATTRIBUTES, {"sphere": ((_NO_ATTRIBUTES, {"radius": _V, "position": _V}), _ALL)}),
+    "mesh": (_NO_ATTRIBUTES, {"file_name": _V, "scale": _V}),
 }
-_LIMITS = {"lower": _VALUE, "upper": _VALUE}
-_DYNAMICS = dict.fromkeys(("damping", "friction", "spring_rest_position", "spring_stiffness"), _VALUE)
-_READ: dict[str, _Kind] = {
-    "skel": (frozenset({"version"}), {"world": ("world", _FIRST)}),  # (the format's version: nothing to hold)
-    "physics": (_NO_ATTRIBUTES, dict.fromkeys(("time_step", "gravity", "collision_detector"), _VALUE)),
-    "skeleton": (frozenset({"name"}), {"transformation": _VALUE, "mobile": _VALUE,
-                                       "body": ("body", _ALL), "joint": ("joint", _ALL)}),
-    "body": (frozenset({"name"}), {"gravity": _VALUE, "transformation": _VALUE,
-                                   "inertia": ("inertia", _FIRST), "visualization_shape": ("visual shape", _ALL),
-                                   "collision_shape": ("collision shape", _ALL), "marker": ("marker", _ALL),
-                                   "soft_shape": ("soft_shape", _FIRST)}),
-    "inertia": (_NO_ATTRIBUTES, {"mass": _VALUE, "offset": _VALUE,
-                                 "moment_of_inertia": ("moment_of_inertia", _FIRST)}),
-    "moment_of_inertia": (_NO_ATTRIBUTES, dict.fromkeys(INERTIA_KEYS, _VALUE)),
-    # (DART reads a visual shape's <color> only, and a collision shape's <collidable>; we read <color> of both)
-    "visual shape": (_NO_ATTRIBUTES, {"transformation": _VALUE, "geometry": ("geometry", _FIRST), "color": _VALUE}),
-    "collision shape": (_NO_ATTRIBUTES, {"transformation": _VALUE, "geometry": ("geometry", _FIRST), "color": _VALUE,
-                                         "collidable": _VALUE}),
-    "marker": (frozenset({"name"}), {"offset": _VALUE}),
-    "multi_sphere sphere": (_NO_ATTRIBUTES, {"radius": _VALUE, "position": _VALUE}),
-    "dof": (frozenset({"local_index", "name"}), {
-        "position": ("dof bounds and initial", _FIRST), "velocity": ("dof bounds and initial", _FIRST),
-        "acceleration": ("dof bounds and initial", _FIRST), "force": ("dof bounds and initial", _FIRST), **_DYNAMICS}),
-    "dof bounds and initial": (frozenset({"lower", "upper", "initial"}), {}),
-    "geometry": (_NO_ATTRIBUTES, {}),  # one shape of SHAPE_TAGS: see _look
-    "limit": (_NO_ATTRIBUTES, _LIMITS),
-    "dynamics": (_NO_ATTRIBUTES, _DYNAMICS),
-    "plane axis": (_NO_ATTRIBUTES, {"xyz": _VALUE}),
-    **{f"geometry {tag}": kind for tag, kind in _SHAPE_GEOMETRY.items()},
-}
+_GEOMETRY: _Kind = (_NO_ATTRIBUTES, {})  # one of _SHAPES: see _look
+_LIMITS: _Kind = (_NO_ATTRIBUTES, {"lower": _V, "upper": _V})
+_DYNAMICS = dict.fromkeys(("damping", "friction", "spring_rest_position", "spring_stiffness"), _V)
+_DOF_VALUES: _Kind = (frozenset({"lower", "upper", "initial"}), {})
+_DOF: _Kind = (frozenset({"local_index", "name"}), {
+    **dict.fromkeys(("position", "velocity", "acceleration", "force"), (_DOF_VALUES, _FIRST)), **_DYNAMICS})
+_PLANE_AXIS: _Kind = (_NO_ATTRIBUTES, {"xyz": _V})
+_PLANE: _Kind = (frozenset({"type"}), {"translation_axis1": (_PLANE_AXIS, _FIRST),
+                                       "translation_axis2": (_PLANE_AXIS, _FIRST)})
+# (DART reads a visual shape's <color> only, and a collision shape's <collidable>; we read <color> of both)
+_VISUAL_SHAPE: _Kind = (_NO_ATTRIBUTES, {"transformation": _V, "geometry": (_GEOMETRY, _FIRST), "color": _V})
+_COLLISION_SHAPE: _Kind = (_NO_ATTRIBUTES, {**_VISUAL_SHAPE[1], "collidable": _V})
+_INERTIA: _Kind = (_NO_ATTRIBUTES, {"mass": _V, "offset": _V,
+                                    "moment_of_inertia": ((_NO_ATTRIBUTES, dict.fromkeys(INERTIA_KEYS, _V)), _FIRST)})
+_BODY_KIND: _Kind = (frozenset({"name"}), {
+    "gravity": _V, "transformation": _V, "inertia": (_INERTIA, _FIRST), "visualization_shape": (_VISUAL_SHAPE, _ALL),
+    "collision_shape": (_COLLISION_SHAPE, _ALL), "marker": ((frozenset({"name"}), {"offset": _V}), _ALL),
+    "soft_shape": (_WHOLE, _FIRST)})
+_SKELETON: _Kind = (frozenset({"name"}), {"transformation": _V, "mobile": _V, "body": (_BODY, _ALL),
+                                          "joint": (_JOINT, _ALL)})
+_PHYSICS: _Kind = (_NO_ATTRIBUTES, dict.fromkeys(("time_step", "gravity", "collision_detector"), _V))
+_SKEL: _Kind = (frozenset({"version"}), {"world": (_WHOLE, _FIRST)})  # (version: the format's, nothing to hold)
 _AXES_READ = {"revolute": 1, "prismatic": 1, "screw": 1, "universal": 2}  # joints whose <axis>/<axis2> give directions
 _SHOWN = 10  # unread items named in the warning (all are in the metadata)
 
@@ -326,34 +322,22 @@ _SHOWN = 10  # unread items named in the warning (all are in the metadata)
 @functools.cache
 def _joint_kind(jtype: str) -> _Kind:
     """What is read of a joint of type `jtype`: the axes of its DOF (their limits and dynamics, old style; a
-    direction only where the type takes one), its plane or axis order."""
-    children: dict[str, tuple[str, bool]] = {
-        "parent": _VALUE, "child": _VALUE, "transformation": _VALUE, "init_pos": _VALUE, "init_vel": _VALUE,
-        "dof": ("dof", _ALL)}
+    direction only where the type takes one, a pitch for a screw), its plane or axis order."""
+    children: dict[str, tuple[object, bool]] = {
+        "parent": _V, "child": _V, "transformation": _V, "init_pos": _V, "init_vel": _V, "dof": (_DOF, _ALL)}
     for i in range(JOINT_DOFS.get(jtype, 0)):
-        tag = "axis" if i == 0 else f"axis{i + 1}"
-        children[tag] = (f"{jtype} {tag}", _FIRST)
-        axis: dict[str, tuple[str, bool]] = {"damping": _VALUE, "dynamics": ("dynamics", _FIRST),
-                                             "limit": ("limit", _FIRST)}
+        axis: dict[str, tuple[object, bool]] = {"damping": _V, "dynamics": ((_NO_ATTRIBUTES, _DYNAMICS), _FIRST),
+                                                "limit": (_LIMITS, _FIRST)}
         if i < _AXES_READ.get(jtype, 0):
-            axis["xyz"] = _VALUE
+            axis["xyz"] = _V
         if jtype == "screw":
-            axis["pitch"] = _VALUE
-        _READ.setdefault(f"{jtype} {tag}", (_NO_ATTRIBUTES, axis))
+            axis["pitch"] = _V
+        children["axis" if i == 0 else f"axis{i + 1}"] = ((_NO_ATTRIBUTES, axis), _FIRST)
     if jtype == "euler":
-        children["axis_order"] = _VALUE
+        children["axis_order"] = _V
     if jtype in ("planar", "translational2d"):
-        children["plane"] = ("plane", _FIRST)
+        children["plane"] = (_PLANE, _FIRST)
     return frozenset({"name", "type", "actuator"}), children
-
-
-_READ["plane"] = (frozenset({"type"}), {"translation_axis1": ("plane axis", _FIRST),
-                                        "translation_axis2": ("plane axis", _FIRST)})
-_GEOMETRY_KIND = _READ["geometry"]
-_LEAF: _Kind = (_NO_ATTRIBUTES, {})
-# Where an element is, for messages (`me` below): (its tag, where its parent is), or the text naming a body, a
-# joint or the skeleton; made into words only for what is named (a walk that formatted every element's place
-# cost a tenth of a load).
 
 
 def _unread(root: etree._Element, world: etree._Element, skeleton: etree._Element,
@@ -362,31 +346,33 @@ def _unread(root: etree._Element, world: etree._Element, skeleton: etree._Elemen
     the world and the skeleton loaded (the other skeletons are named in their own warning), and in them.
     `kids` gets the first child of each tag of every element looked into (_SkelReader.child: one pass over
     each element's children serves both)."""
-    out: list[tuple[str, etree._Element, object]] = []
-    _look(root, _READ["skel"], "the <skel>", out, kids)
-    out += [("attribute " + _shown(k), world, "the <world>") for k in world.attrib if k != "name"]
+    out: list[tuple] = []
+    _look(root, _SKEL, "the <skel>", out, kids)
+    out += [(f"attribute {_shown(k)}", world, "the <world>", "", "") for k in world.attrib if k != "name"]
     seen: set[str] = set()
     for c in world:
         tag = c.tag
         if not isinstance(tag, str):
             continue
         if tag == "physics" and tag not in seen:
-            _look(c, _READ["physics"], "the <physics>", out, kids)
+            _look(c, _PHYSICS, "the <physics>", out, kids)
         elif tag != "skeleton":
             out.append(_item(c, tag in seen, "the <world>"))
         elif c is skeleton:
-            _look(c, _READ["skeleton"], f"skeleton '{c.get('name', '')}'", out, kids)
+            _look(c, _SKELETON, f"skeleton '{c.get('name', '')}'", out, kids)
         seen.add(tag)
     return [_said(*item) for item in out]
 
 
 def _look(el: etree._Element, kind: _Kind, me, out: list, kids: dict[etree._Element, dict]) -> None:
-    """What `el` (at `me`) and the elements read below it hold that is not read, added to `out` as _said's
-    arguments; the first child of each tag of `el` goes to `kids`."""
+    """What `el` and the elements read below it hold that is not read, added to `out` as _said's arguments;
+    the first child of each tag of `el` goes to `kids`.  `me` is where `el` is, for messages: (its tag, where
+    its parent is), or the text naming a body, a joint or the skeleton, made into words only for what is named
+    (formatting every element's place cost a tenth of a load)."""
     attributes, children = kind
     for k in el.keys():  # noqa: SIM118  (an element's keys are its attribute names; iterating it gives children)
         if k not in attributes:
-            out.append(("attribute " + _shown(k), el, me))
+            out.append((f"attribute {_shown(k)}", el, me, "", ""))
     first: dict[str, etree._Element] = {}
     for c in el:
         tag = c.tag
@@ -394,50 +380,46 @@ def _look(el: etree._Element, kind: _Kind, me, out: list, kids: dict[etree._Elem
         repeated = tag in first
         if not repeated:
             first[tag] = c
-            if read is _VALUE:  # most elements: a value, once
+            if read is _V:  # most elements: a value, once
                 if len(c) or c.keys():
                     _look(c, _LEAF, (tag, me), out, kids)
                 continue
         if read is None:
             if not isinstance(tag, str):
                 continue  # (a comment is removed by the parser; a processing instruction too)
-            if kind is _GEOMETRY_KIND and tag in _SHAPE_TAG_SET and not first.keys() - {tag} & _SHAPE_TAG_SET:
-                read = (f"geometry {tag}", _FIRST)  # DART takes one shape: the first present in its order (below)
+            if kind is _GEOMETRY and tag in _SHAPES and not first.keys() - {tag} & _SHAPES.keys():
+                read = (_SHAPES[tag], _FIRST)  # DART takes one shape: the first present in its order (below)
         if read is None or (repeated and read[1] is _FIRST):
             out.append(_item(c, repeated, me))
-        elif read[0] == "body":
-            _look(c, _READ["body"], f"body '{c.get('name', '')}'", out, kids)
-        elif read[0] == "joint":
+        elif read[0] is _BODY:
+            _look(c, _BODY_KIND, f"body '{c.get('name', '')}'", out, kids)
+        elif read[0] is _JOINT:
             _look(c, _joint_kind((c.get("type") or "").strip()), f"joint '{c.get('name', '')}'", out, kids)
-        elif read[0] not in ("soft_shape", "world"):  # (a soft shape is read whole: named as not representable)
-            _look(c, _READ[read[0]], (tag, me), out, kids)
+        elif read[0] is not _WHOLE:
+            _look(c, read[0], (tag, me), out, kids)
     kids[el] = first
-    if kind is _GEOMETRY_KIND:
+    if kind is _GEOMETRY:
         present = [t for t in SHAPE_TAGS if t in first]
         for t in present[1:]:  # DART reads the first in its order, and no other
-            out.append((f"<{t}>", first[t], me, f": DART reads only its <{present[0]}>"))
-
-
-_SHAPE_TAG_SET = frozenset(SHAPE_TAGS)
+            out.append((f"<{t}>", first[t], me, "", f": DART reads only its <{present[0]}>"))
 
 
 def _item(el: etree._Element, repeated: bool, me) -> tuple:
     if repeated:
-        return (f"a second <{_shown(el.tag)}>", el, me, "; the first is read")
-    return (f"<{_shown(el.tag)}>", el, me)
+        return (f"a second <{_shown(el.tag)}>", el, me, "; the first is read", "")
+    return (f"<{_shown(el.tag)}>", el, me, "", "")
 
 
-def _said(what: str, el: etree._Element, me, *note: str) -> str:
+def _said(what: str, el: etree._Element, me, inside: str, after: str) -> str:
+    """The words for an unread item: `what`, where (`me`, see _look), its line (and `inside` the parentheses),
+    then `after`."""
     where = []
     while isinstance(me, tuple):
         where.append(f"the <{me[0]}>")
         me = me[1]
     where.append(me)
-    place = " of ".join(where)
     joint = "of" if what.startswith("attribute") else "in"
-    if note and note[0].startswith(";"):
-        return f"{what} {joint} {place} (line {el.sourceline}{note[0]})"
-    return f"{what} {joint} {place} (line {el.sourceline}){note[0] if note else ''}"
+    return f"{what} {joint} {' of '.join(where)} (line {el.sourceline}{inside}){after}"
 
 
 def _shown(name: str) -> str:
