@@ -515,11 +515,9 @@ _LEAVES = frozenset({"inertial", "geom", "site", "joint", "freejoint", "mesh", "
 class _Importer:
     def __init__(self, root: etree._Element, options: LoadOptions, diag: Diagnostics) -> None:
         self.root, self.options, self.diag = root, options, diag
-        self.looked: dict[etree._Element, set[str]] = {}  # what was asked of each element's attributes
-        self.looked_attrs: dict[etree._Element, set[str]] = {}  # and which it had (with its default class's)
         self.r = XmlReader(diag.source)
-        self._asked: list[tuple[etree._Element, _Looked]] = []
-        self.unread_elements: list[etree._Element] = []
+        self._asked: list[tuple[etree._Element, _Looked]] = []  # each element's attributes, as handed out
+        self.unread_elements: list[etree._Element] = []  # elements not in the model (named whole)
         self.model = Model(name=root.get("model") or "mjcf_model")
         comp: dict[str, str] = {}
         for c in root.findall("compiler"):
@@ -578,8 +576,6 @@ class _Importer:
 
     def _looking(self, el: etree._Element, attrs: dict[str, str]) -> _Looked:
         looked = _Looked(attrs)
-        self.looked_attrs.setdefault(el, set()).update(attrs)
-        self.looked[el] = self.looked.get(el, set())
         self._asked.append((el, looked))
         return looked
 
@@ -587,17 +583,21 @@ class _Importer:
         """One warning naming, by element and attribute, what the model does not hold: attributes never asked
         for (a joint's armature, a geom's friction: MuJoCo reads them; the model has no field for them) and
         elements of a body the importer does not read (a camera, a light)."""
+        had: dict[etree._Element, set[str]] = {}  # (an element's attributes may be handed out more than once)
+        asked: dict[etree._Element, set[str]] = {}
         for el, looked in self._asked:
-            self.looked[el] |= looked.asked
+            had.setdefault(el, set()).update(looked)
+            asked.setdefault(el, set()).update(looked.asked)
+        whole = set(self.unread_elements)
         counts: dict[str, list] = {}
-        for el, attrs in self.looked_attrs.items():
-            if el.getparent() is not None and el.getparent().tag == "equality":
-                continue  # (the equality's own warnings say what of it is not represented)
-            for key in sorted(attrs - self.looked[el] - _READ_DIRECTLY.get(el.tag, set())):
+        for el, attrs in had.items():
+            if el in whole or (el.getparent() is not None and el.getparent().tag == "equality"):
+                continue  # (named whole; the equality's own warnings say what of it is not represented)
+            for key in sorted(attrs - asked[el] - _READ_DIRECTLY.get(el.tag, set())):
                 entry = counts.setdefault(f"{el.tag} {key}=", [0, el.sourceline])
                 entry[0] += 1
-        for el in self.looked_attrs:  # (these hold no elements in MJCF: MuJoCo refuses one)
-            if el.tag in _LEAVES:
+        for el in had:  # (these hold no elements in MJCF: MuJoCo refuses one)
+            if el.tag in _LEAVES and el not in whole:
                 self.unread_elements += [c for c in el if isinstance(c.tag, str)]
         for el in dict.fromkeys(self.unread_elements):  # (the world body's are found twice in a world model)
             entry = counts.setdefault(f"<{el.tag}> in <{el.getparent().tag}>", [0, el.sourceline])
@@ -813,7 +813,6 @@ class _Importer:
                 a = self.attrs(child, cc)
                 name = child.get("name")
                 if not name:  # a frame needs a name: the site is not in the model (named whole)
-                    self.looked_attrs.pop(child, None)
                     self.unread_elements.append(child)
                     continue
                 self.sites[name] = (link, link_H_el @ self.pose(child, a), child)
