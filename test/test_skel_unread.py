@@ -204,3 +204,12 @@ def test_what_dart_reads_and_the_model_cannot_hold_is_not_representable_not_unre
     assert "the initial force 3 of DOF 0 of joint 'j'" in lost
     assert model.metadata["skel_not_read"] == ["<collidable> in the <visualization_shape> of body 'a' (line 1)"]
     assert model.metadata["skel_world"] == "w"
+
+
+def test_names_in_another_namespace_are_shown_as_the_file_writes_them() -> None:
+    text = (SKEL_DIR / "dart/biped.skel").read_text().replace(
+        "<skeleton name=", '<skeleton xmlns:t="urn:t" t:x="1" name=', 1).replace(
+        "<body name=\"h_pelvis\">", '<body name="h_pelvis"><t:note/>', 1)
+    model = _load(text)
+    assert model.metadata["skel_not_read"][:2] == ["attribute t:x of skeleton 'biped' (line 10)",
+                                                   "<t:note> in body 'h_pelvis' (line 12)"]

@@ -73,7 +73,7 @@ from ..model.transforms import (
 )
 from .base import Diagnostics, ExportOptions, LoadOptions
 from .common import format_number, format_numbers
-from .xmlutil import XmlReader, describe, parse_xml
+from .xmlutil import XmlReader, describe, parse_xml, shown_attribute
 
 MIN_MASS = 1e-9  # kg: added to a massless moving body (MuJoCo's mjMINVAL is 1e-15)
 MIN_INERTIA = 1e-12  # kg m^2: added to each principal moment of such a body
@@ -594,7 +594,7 @@ class _Importer:
             if el in whole or (el.getparent() is not None and el.getparent().tag == "equality"):
                 continue  # (named whole; the equality's own warnings say what of it is not represented)
             for key in sorted(attrs - asked[el] - _READ_DIRECTLY.get(el.tag, set())):
-                entry = counts.setdefault(f"{el.tag} {key}=", [0, el.sourceline])
+                entry = counts.setdefault(f"{el.tag} {shown_attribute(el, key)}=", [0, el.sourceline])
                 entry[0] += 1
         for el in had:  # (these hold no elements in MJCF: MuJoCo refuses one)
             if el.tag in _LEAVES and el not in whole:

@@ -57,7 +57,7 @@ from ..model.transforms import (
 from .base import Diagnostics, FileAccessRefused, LoadOptions, read_file_limited, referenced_file
 from .common import INERTIA_KEYS, inertia_from_six, remembered_transform
 from .numbers import NumberError, xml_double
-from .xmlutil import XmlReader, find_children, first_children, parse_xml
+from .xmlutil import XmlReader, find_children, first_children, parse_xml, shown_attribute, shown_tag
 
 DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
 DEFAULT_TIME_STEP = 0.001
@@ -348,7 +348,7 @@ def _unread(root: etree._Element, world: etree._Element, skeleton: etree._Elemen
     each element's children serves both)."""
     out: list[tuple] = []
     _look(root, _SKEL, "the <skel>", out, kids)
-    out += [(f"attribute {_shown(k)}", world, "the <world>", "", "") for k in world.attrib if k != "name"]
+    out += [(f"attribute {shown_attribute(world, k)}", world, "the <world>", "", "") for k in world.attrib if k != "name"]
     seen: set[str] = set()
     for c in world:
         tag = c.tag
@@ -372,7 +372,7 @@ def _look(el: etree._Element, kind: _Kind, me, out: list, kids: dict[etree._Elem
     attributes, children = kind
     for k in el.keys():  # noqa: SIM118  (an element's keys are its attribute names; iterating it gives children)
         if k not in attributes:
-            out.append((f"attribute {_shown(k)}", el, me, "", ""))
+            out.append((f"attribute {shown_attribute(el, k)}", el, me, "", ""))
     first: dict[str, etree._Element] = {}
     for c in el:
         tag = c.tag
@@ -406,8 +406,8 @@ def _look(el: etree._Element, kind: _Kind, me, out: list, kids: dict[etree._Elem
 
 def _item(el: etree._Element, repeated: bool, me) -> tuple:
     if repeated:
-        return (f"a second <{_shown(el.tag)}>", el, me, "; the first is read", "")
-    return (f"<{_shown(el.tag)}>", el, me, "", "")
+        return (f"a second <{shown_tag(el)}>", el, me, "; the first is read", "")
+    return (f"<{shown_tag(el)}>", el, me, "", "")
 
 
 def _said(what: str, el: etree._Element, me, inside: str, after: str) -> str:
@@ -420,10 +420,6 @@ def _said(what: str, el: etree._Element, me, inside: str, after: str) -> str:
     where.append(me)
     joint = "of" if what.startswith("attribute") else "in"
     return f"{what} {joint} {' of '.join(where)} (line {el.sourceline}{inside}){after}"
-
-
-def _shown(name: str) -> str:
-    return etree.QName(name).localname if name[:1] == "{" else name
 
 
 # -- skeleton ---------------------------------------------------------------------------------

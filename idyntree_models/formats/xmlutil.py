@@ -444,6 +444,15 @@ def shown_tag(el: etree._Element) -> str:
     return f"{el.prefix}:{q.localname}" if el.prefix else q.localname
 
 
+def shown_attribute(el: etree._Element, key: str) -> str:
+    """An attribute's name as its file writes it (`t:custom`, not `{urn:t}custom`), as shown_tag does for elements."""
+    if key[0] != "{":
+        return key
+    q = etree.QName(key)
+    prefix = next((p for p, uri in el.nsmap.items() if uri == q.namespace and p), None)
+    return f"{prefix}:{q.localname}" if prefix else q.localname
+
+
 def attribute_prefixes(extensions, fmt: str) -> dict[str, str]:
     """The prefixes of the namespaces of kept attributes (model.Extension) of format `fmt`, to declare on the
     root (else lxml makes an ns0 on each element), in an order and with names that a reload gives again:
