@@ -426,3 +426,74 @@ def test_a_world_model_names_its_world_body_s_light_once_and_an_unnamed_site_who
     named = [w for w in warnings if "not in the model (the model has no field" in w]
     assert len(named) == 1 and named[0].endswith(
         "<light> in <worldbody> (1, first at line 3), <site> in <body> (1, first at line 4)"), named
+
+
+SETTINGS = """<mujoco model="m">
+  <compiler angle="radian"><lengthrange mode="none"/></compiler>
+  <option timestep="0.001" gravity="0 0 -9.81"/>
+  <size memory="1M"/>
+  <visual><global offwidth="800"/></visual>
+  <statistic meansize="0.1"/>
+  <custom><numeric name="n" data="1 2"/></custom>
+  <asset>
+    <texture name="grid" type="2d" builtin="checker" width="64" height="64" rgb1="0 0 0" rgb2="1 1 1"/>
+    <material name="red" rgba="1 0 0 1"/>
+    <hfield name="h" nrow="2" ncol="2" size="1 1 0.1 0.1"/>
+  </asset>
+  <worldbody>
+    <body name="base" pos="0 0 1">
+      <freejoint name="root" align="false"/>
+      <geom type="box" size="0.1 0.1 0.1" mass="1" material="red"/>
+      <site name="imu" pos="0 0 0.1"/>
+      <body name="arm" pos="0 0 0.2">
+        <joint name="j1" type="hinge" axis="0 1 0" range="-1 1"/>
+        <geom type="capsule" fromto="0 0 0 0 0 0.3" size="0.02"/>
+        <site name="ft" pos="0 0 0"/>
+      </body>
+    </body>
+  </worldbody>
+  <sensor>
+    <accelerometer name="acc" site="imu" noise="0.01" cutoff="50"/>
+    <gyro name="gyr" site="imu"/>
+    <force name="ft_force" site="ft"/>
+    <torque name="ft_torque" site="ft" noise="0.1"/>
+  </sensor>
+</mujoco>
+"""
+
+
+def test_settings_assets_sensor_parameters_and_a_free_joint_s_attributes_are_named():
+    """Simulation settings (<option>, <size>, <visual>, <statistic>), assets the model has no kind for (a
+    texture, a height field), custom data, a sensor's noise and cutoff and a free joint's align: MuJoCo compiles
+    each, the model holds none of them, and the one warning names each with its line.  Two MJCF sensors read as
+    one force/torque sensor of another name are said.  The model itself is the same as without them."""
+    m = mujoco.MjModel.from_xml_string(SETTINGS)
+    assert m.opt.timestep == 0.001 and m.ntex == 1 and m.nhfield == 1 and m.nnumeric == 1  # all read by MuJoCo
+    warnings: list[str] = []
+    model = load_model(SETTINGS, format="mjcf", warnings=warnings)
+    named = [w for w in warnings if "not in the model (the model has no field" in w]
+    assert len(named) == 1, warnings
+    for what in ("freejoint align= (1, first at line 15)", "accelerometer noise= (1, first at line 26)",
+                 "accelerometer cutoff= (1, first at line 26)", "torque noise= (1, first at line 29)",
+                 "<lengthrange> in <compiler> (1, first at line 2)", "<option> (1, first at line 3)",
+                 "<size> (1, first at line 4)", "<visual> (1, first at line 5)", "<statistic> (1, first at line 6)",
+                 "<numeric> in <custom> (1, first at line 7)", "<texture> in <asset> (1, first at line 9)",
+                 "<hfield> in <asset> (1, first at line 11)"):
+        assert what in named[0], (what, named[0])
+    for read in ("gyr", "site=", "material", "rgba", "name="):
+        assert read not in named[0], read
+    assert any("'ft_force', 'ft_torque' on site 'ft' are read as one six-axis force/torque sensor named 'ft'" in w
+               for w in warnings), warnings
+    plain = etree.fromstring(SETTINGS.encode())
+    for tag in ("option", "size", "visual", "statistic", "custom", "asset/texture", "asset/hfield",
+                "compiler/lengthrange"):
+        el = plain.find(tag)
+        el.getparent().remove(el)
+    for el in plain.iter("accelerometer", "torque", "freejoint"):
+        for key in ("noise", "cutoff", "align"):
+            el.attrib.pop(key, None)
+    stripped = etree.tostring(plain, encoding="unicode")
+    mujoco.MjModel.from_xml_string(stripped)
+    again: list[str] = []
+    assert model_differences(model, load_model(stripped, format="mjcf", warnings=again)) == []
+    assert not [w for w in again if "not in the model" in w], again

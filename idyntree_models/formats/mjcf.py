@@ -73,7 +73,7 @@ from ..model.transforms import (
 )
 from .base import Diagnostics, ExportOptions, LoadOptions
 from .common import format_number, format_numbers
-from .xmlutil import XmlReader, describe, parse_xml, shown_attribute
+from .xmlutil import XmlReader, describe, parse_xml, shown_attribute, shown_tag
 
 MIN_MASS = 1e-9  # kg: added to a massless moving body (MuJoCo's mjMINVAL is 1e-15)
 MIN_INERTIA = 1e-12  # kg m^2: added to each principal moment of such a body
@@ -510,6 +510,14 @@ _BODY_CONTENT = frozenset({"inertial", "geom", "site", "frame", "body", "joint",
 # the compiler settings the importer applies (autolimits: a range limits a joint unless limited="false")
 _COMPILER_READ = frozenset({"angle", "eulerseq", "inertiafromgeom", "assetdir", "meshdir", "autolimits"})
 _LEAVES = frozenset({"inertial", "geom", "site", "joint", "freejoint", "mesh", "material"})
+# top-level blocks of simulation settings (timestep, gravity, memory, rendering): nothing of them is in the model
+_SETTINGS = ("option", "size", "visual", "statistic", "extension")
+# what the importer reads in the blocks whose other children it does not (a texture, a height field, a skin;
+# a <custom> <numeric>; a <compiler> <lengthrange>)
+_BLOCK_CONTENT = {"asset": frozenset({"mesh", "material"}), "custom": frozenset(), "compiler": frozenset()}
+# the attributes of a sensor the importer reads (noise=, cutoff=, user= are not in the model)
+_SENSOR_READ = {"accelerometer": ("name", "site"), "gyro": ("name", "site"), "force": ("name", "site"),
+                "torque": ("name", "site"), "frameangacc": ("name", "objtype", "objname")}
 
 
 class _Importer:
@@ -608,7 +616,21 @@ class _Importer:
         for c in self.root.findall("compiler"):
             for key in c.keys():  # noqa: SIM118  (attribute names)
                 if key not in read:
-                    entry = counts.setdefault(f"compiler {key}=", [0, c.sourceline])
+                    entry = counts.setdefault(f"compiler {shown_attribute(c, key)}=", [0, c.sourceline])
+                    entry[0] += 1
+        for top in self.root:
+            if not isinstance(top.tag, str):
+                continue
+            if top.tag in _SETTINGS and (len(top.attrib) or any(isinstance(c.tag, str) for c in top)):
+                entry = counts.setdefault(f"<{top.tag}>", [0, top.sourceline])
+                entry[0] += 1
+            known = _BLOCK_CONTENT.get(top.tag)
+            if known is None:
+                continue
+            for c in top:
+                if (isinstance(c.tag, str) and c.tag not in known
+                        and not (top.tag == "custom" and c.tag == "text" and c.get("name") == EXTRAS)):
+                    entry = counts.setdefault(f"<{shown_tag(c)}> in <{top.tag}>", [0, c.sourceline])
                     entry[0] += 1
         if counts:
             shown = ", ".join(f"{what} ({n}, first at line {line})" for what, (n, line) in counts.items())
@@ -740,6 +762,8 @@ class _Importer:
             if parent is not None or len(joints) > 1:
                 raise self.r.error(free[0], "a free joint is only supported alone in a top-level body (floating base)")
             self.model.metadata["mjcf_free_joint"] = free[0].get("name") or ""
+            if free[0].tag == "freejoint":  # (no default class applies to one, as in MuJoCo)
+                self._looking(free[0], dict(free[0].attrib))  # its align= or group= is named
             joints = []
         links = [f"{name}__{self._joint_name(j, name, k)}" for k, j in enumerate(joints[:-1])] + [name]
         for ln in links:
@@ -972,17 +996,23 @@ class _Importer:
                 continue
             self.model.add_frame(Frame(name, link, pose))
         ft_sites: dict[str, list[str]] = {}
+        ft_names: dict[str, list[str | None]] = {}  # the MJCF names of each site's force and torque sensors
         other: set[str] = set()
         by_site_ft = {v["site"]: k for k, v in self.extras.get("force_torque", {}).items()}
         for block in self.root.findall("sensor"):
             for s in block:
                 if not isinstance(s.tag, str):
                     continue
+                if s.tag in _SENSOR_READ:  # (a sensor of another type is named whole below)
+                    looked = self._looking(s, dict(s.attrib))
+                    for key in _SENSOR_READ[s.tag]:
+                        looked.get(key)
                 site = s.get("site") if s.tag != "frameangacc" else (s.get("objname") if s.get("objtype") == "site" else None)
                 if s.tag in ("accelerometer", "gyro", "frameangacc", "force", "torque") and site not in self.sites:
                     raise self.r.error(s, f"unknown site '{site}'")
                 if s.tag in ("force", "torque"):
                     ft_sites.setdefault(site, []).append(s.tag)
+                    ft_names.setdefault(site, []).append(s.get("name"))
                     continue
                 kind = {"accelerometer": SensorType.ACCELEROMETER, "gyro": SensorType.GYROSCOPE,
                         "frameangacc": SensorType.ANGULAR_ACCELEROMETER}.get(s.tag)
@@ -999,6 +1029,10 @@ class _Importer:
                 self.diag.warn(f"MJCF: force/torque sensor on site '{site}': its body has no parent joint (ignored)")
                 continue
             name = by_site_ft.get(site, site)
+            renamed = [n for n in ft_names[site] if n is not None and n != name]
+            if renamed and site not in by_site_ft:  # (our export's names are derived from the sensor's)
+                self.diag.warn(f"MJCF: {' and '.join(kinds)} sensor(s) {', '.join(map(repr, renamed))} on site "
+                               f"'{site}' are read as one six-axis force/torque sensor named '{name}'")
             info = self.extras.get("force_torque", {}).get(name, {})
             self.model.add_sensor(ForceTorqueSensor(
                 name, parent_joint=joint.name, first_link=joint.parent, second_link=link,
