@@ -497,3 +497,73 @@ def test_settings_assets_sensor_parameters_and_a_free_joint_s_attributes_are_nam
     again: list[str] = []
     assert model_differences(model, load_model(stripped, format="mjcf", warnings=again)) == []
     assert not [w for w in again if "not in the model" in w], again
+
+
+def _loaded(text: str) -> tuple[object, list[str], str]:
+    """MuJoCo compiles `text` (so every attribute in it is real), then ours loads it: model, warnings, and the
+    one "not in the model" warning ("" when there is none)."""
+    mujoco.MjModel.from_xml_string(text)
+    warnings: list[str] = []
+    model = load_model(text, format="mjcf", warnings=warnings)
+    named = [w for w in warnings if "not in the model (the model has no field" in w]
+    assert len(named) <= 1, warnings
+    return model, warnings, named[0] if named else ""
+
+
+def test_a_floating_robot_s_world_frame_content_and_sensors_on_world_sites_are_said_not_refused():
+    """The world body's content is not the robot's when its one body floats: what sits in a <frame> of the world
+    is said as what sits in the world itself, and a sensor on a world site is left out with a warning (it was
+    refused as on an unknown site)."""
+    model, warnings, named = _loaded("""<mujoco>
+  <worldbody>
+    <frame pos="1 0 0"><geom type="box" size="1 1 1"/><site name="ws"/><light/></frame>
+    <body name="a"><freejoint/><geom type="sphere" size="0.1"/></body>
+  </worldbody>
+  <sensor><gyro name="g" site="ws"/></sensor>
+</mujoco>""")
+    assert list(model.links) == ["a"] and not model.sensors
+    assert any("geoms and sites of the world body are not part of the robot" in w for w in warnings), warnings
+    assert any("<gyro> sensor 'g' is on site 'ws' of the world body" in w for w in warnings), warnings
+    assert "<light> in <frame> (1, first at line 3)" in named
+
+
+def test_frameangacc_on_a_body_frame_is_read_and_on_its_inertial_frame_said():
+    model, warnings, _ = _loaded("""<mujoco>
+  <worldbody><body name="a"><freejoint/><geom type="sphere" size="0.1"/>
+    <body name="b" pos="0 0 1" euler="0 0 45"><joint name="j"/><geom type="sphere" size="0.1"/></body></body></worldbody>
+  <sensor><frameangacc name="on_frame" objtype="xbody" objname="b"/><frameangacc name="on_com" objtype="body" objname="b"/></sensor>
+</mujoco>""")
+    s = model.sensors["on_frame"]
+    assert s.parent_link == "b" and np.array_equal(s.link_H_sensor, np.eye(4))
+    assert "on_com" not in model.sensors
+    assert any("frameangacc 'on_com' on the body 'b' is not represented" in w for w in warnings), warnings
+
+
+def test_equality_and_material_attributes_are_named_and_defaults_are_taken_from_their_own_class():
+    """A mimic's solref and solimp are named (an equality <joint> takes the <equality> defaults, not the joints'
+    armature); a material's specular is named also where its geom's own rgba wins over its colour."""
+    model, _, named = _loaded("""<mujoco>
+  <default><joint armature="0.1"/><equality solimp="0.8 0.9 0.01"/></default>
+  <asset><material name="m" rgba="0 1 0 1" specular="0.9"/></asset>
+  <worldbody><body name="a"><joint name="j1"/><geom type="sphere" size="0.1" material="m" rgba="1 0 0 1"/>
+    <body name="b" pos="0 0 1"><joint name="j2"/><geom type="sphere" size="0.1"/></body></body></worldbody>
+  <equality><joint joint1="j1" joint2="j2" polycoef="0 2 0 0 0" solref="0.5 1"/></equality>
+</mujoco>""")
+    assert model.joints["j1"].mimic.joint == "j2" and model.joints["j1"].mimic.multiplier == 2.0
+    assert np.array_equal(model.links["a"].visuals[0].material.color, [1, 0, 0, 1])
+    for what in ("equality joint solimp= (1, first at line 6)", "equality joint solref= (1, first at line 6)",
+                 "material specular= (1, first at line 3)", "joint armature= (2, first at line 4)"):
+        assert what in named, (what, named)
+    assert "equality joint armature" not in named and "material rgba" not in named
+
+
+def test_a_primitive_fitted_to_a_mesh_is_left_out_and_said_not_made_with_size_zero(tmp_path):
+    (tmp_path / "cube.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+    text = f"""<mujoco>
+  <asset><mesh name="m" file="{tmp_path / 'cube.obj'}"/></asset>
+  <worldbody><body name="a"><joint name="j"/><geom type="box" mesh="m"/><geom type="sphere" size="0.1"/></body></worldbody>
+</mujoco>"""
+    model, warnings, _ = _loaded(text)
+    assert [s.kind for s in model.links["a"].visuals] == ["sphere"]
+    assert any("1 geom(s) fitted to a mesh" in w for w in warnings), warnings
+    assert any("inertia of 1 mesh geom(s) not computed" in w for w in warnings), warnings

@@ -503,7 +503,7 @@ class _Looked(dict):
 
 # attributes the importer reads with el.get (not through attrs), by tag
 _READ_DIRECTLY = {"body": {"name", "childclass"}, "joint": {"name", "class"}, "freejoint": {"name", "class"},
-                  "geom": {"name", "class", "fromto"}, "site": {"name", "class"}, "frame": {"childclass"},
+                  "geom": {"name", "class"}, "site": {"name", "class"}, "frame": {"childclass"},
                   "mesh": {"name", "file", "class"}, "material": {"name", "class"}}
 # what a body, a frame or the world body holds that the importer reads (anything else is named)
 _BODY_CONTENT = frozenset({"inertial", "geom", "site", "frame", "body", "joint", "freejoint"})
@@ -557,7 +557,10 @@ class _Importer:
                 if m.get("name"):
                     self.materials[m.get("name")] = m
         self.sites: dict[str, tuple[str, np.ndarray, etree._Element]] = {}
+        self.world_sites: set[str] = set()  # sites of a world body that is not part of the robot
+        self.ignored_equalities: set[etree._Element] = set()  # said to be ignored (their attributes are not named)
         self.skipped_geoms = 0
+        self.fitted_geoms = 0  # primitives sized to a mesh by MuJoCo (type="box" mesh="..."): left out
         self.link_of_body: dict[str, str] = {}
 
     # defaults and attributes -------------------------------------------------------------------
@@ -578,6 +581,8 @@ class _Importer:
         if cls not in self.defaults:
             raise self.r.error(el, f"unknown default class '{cls}'")
         tag = "joint" if el.tag == "freejoint" else el.tag
+        if el.getparent() is not None and el.getparent().tag == "equality":
+            tag = "equality"  # (an equality's <joint> takes the class's <equality> defaults, not its <joint> ones)
         out = dict(self.defaults[cls].get(tag, {}))
         out.update(el.attrib)
         return self._looking(el, out)
@@ -599,10 +604,11 @@ class _Importer:
         whole = set(self.unread_elements)
         counts: dict[str, list] = {}
         for el, attrs in had.items():
-            if el in whole or (el.getparent() is not None and el.getparent().tag == "equality"):
-                continue  # (named whole; the equality's own warnings say what of it is not represented)
+            if el in whole or el in self.ignored_equalities:
+                continue  # (named whole, or said to be ignored)
+            tag = "equality joint" if el.getparent() is not None and el.getparent().tag == "equality" else el.tag
             for key in sorted(attrs - asked[el] - _READ_DIRECTLY.get(el.tag, set())):
-                entry = counts.setdefault(f"{el.tag} {shown_attribute(el, key)}=", [0, el.sourceline])
+                entry = counts.setdefault(f"{tag} {shown_attribute(el, key)}=", [0, el.sourceline])
                 entry[0] += 1
         for el in had:  # (these hold no elements in MJCF: MuJoCo refuses one)
             if el.tag in _LEAVES and el not in whole:
@@ -701,13 +707,18 @@ class _Importer:
         world = self.root.find("worldbody")
         if world is None:
             raise self.r.error(self.root, "no <worldbody>")
-        self.unread_elements += [c for c in world if isinstance(c.tag, str) and c.tag not in _BODY_CONTENT]
         tops = self._top_bodies(world, np.eye(4), None)
         if not tops:
             raise self.r.error(world, "no <body> in <worldbody>: there is no robot to load")
         world_mode = self.extras.get("world_link") or len(tops) > 1 or any(
-            j.tag != "freejoint" and self.attrs(j, cc).get("type", "hinge") != "free"
-            for b, _, cc in tops for j in b.findall("joint") + b.findall("freejoint"))
+            j.tag != "freejoint" and self.attrs(j, jcc).get("type", "hinge") != "free"
+            for b, _, cc in tops for j, _, jcc in self._body_joints(b, None, cc))
+        if not world_mode:  # the world body's own content (in its frames too) is not the robot's
+            rest = self._world_level(world)
+            self.unread_elements += [c for c in rest if c.tag not in _BODY_CONTENT]
+            self.world_sites = {c.get("name") for c in rest if c.tag == "site"} - {None}
+            if any(c.tag in ("geom", "site") for c in rest):
+                self.diag.warn("MJCF: geoms and sites of the world body are not part of the robot (ignored)")
         if world_mode:
             if len(tops) > 1 and self.options.model:
                 tops = [t for t in tops if t[0].get("name") == self.options.model] or tops
@@ -720,16 +731,27 @@ class _Importer:
             if np.any(pose != np.eye(4)):
                 self.model.metadata["base_pose"] = pose.tolist()
             self._body(body, None, np.eye(4), cc)
-            if len(world.findall("geom")) + len(world.findall("site")):
-                self.diag.warn("MJCF: geoms and sites of the world body are not part of the robot (ignored)")
         self._sensors()
         self._equalities()
         self._apply_extras()
         self._name_the_unread()
+        if self.fitted_geoms:
+            self.diag.warn(f"MJCF: {self.fitted_geoms} geom(s) fitted to a mesh (a primitive type with mesh=) left "
+                           "out: MuJoCo sizes them from the mesh file, which the import does not read")
         if self.skipped_geoms:
             self.diag.warn(f"MJCF: {self.skipped_geoms} geom(s) of a type we do not hold (plane, hfield, sdf, "
                            "or a mesh given by vertices) left out")
         return self.model
+
+    def _world_level(self, el) -> list[etree._Element]:
+        """The elements of the world body other than bodies and frames, those in its frames too."""
+        out = []
+        for child in el:
+            if child.tag == "frame":
+                out += self._world_level(child)
+            elif isinstance(child.tag, str) and child.tag != "body":
+                out.append(child)
+        return out
 
     def _top_bodies(self, el, pose: np.ndarray, cc) -> list[tuple[etree._Element, np.ndarray, str | None]]:
         out = []
@@ -756,15 +778,16 @@ class _Importer:
         name = el.get("name") or self._unique(f"body{len(self.model.links)}", self.model.links)
         if name in self.model.links or name in self.model.frames:
             raise self.r.error(el, f"body name '{name}' is used twice")
-        joints = [j for j in el if j.tag in ("joint", "freejoint")]
-        free = [j for j in joints if j.tag == "freejoint" or self.attrs(j, cc).get("type") == "free"]
+        placed = self._body_joints(el, None, cc)  # (body_H_frame of a joint in a <frame>, its class)
+        joints = [j for j, _, _ in placed]
+        free = [j for j, _, jcc in placed if j.tag == "freejoint" or self.attrs(j, jcc).get("type") == "free"]
         if free:
             if parent is not None or len(joints) > 1:
                 raise self.r.error(free[0], "a free joint is only supported alone in a top-level body (floating base)")
             self.model.metadata["mjcf_free_joint"] = free[0].get("name") or ""
             if free[0].tag == "freejoint":  # (no default class applies to one, as in MuJoCo)
                 self._looking(free[0], dict(free[0].attrib))  # its align= or group= is named
-            joints = []
+            joints, placed = [], []
         links = [f"{name}__{self._joint_name(j, name, k)}" for k, j in enumerate(joints[:-1])] + [name]
         for ln in links:
             self.model.add_link(Link(ln))
@@ -774,21 +797,39 @@ class _Importer:
                 jname = self.extras.get("fixed_joints", {}).get(name) or self._unique(f"{name}_fixed_joint", self.model.joints)
                 self.model.add_joint(Joint(jname, JointType.FIXED, parent, name, parent_H_body))
             prev, rest = parent, parent_H_body
-            for k, (j, child) in enumerate(zip(joints, links)):
-                self._joint(j, self.attrs(j, cc), self._joint_name(j, name, k), prev, child, rest)
+            for k, ((j, body_H_frame, jcc), child) in enumerate(zip(placed, links)):
+                self._joint(j, self.attrs(j, jcc), self._joint_name(j, name, k), prev, child, rest, body_H_frame)
                 prev, rest = child, np.eye(4)
         self._content(el, name, np.eye(4), cc)
         for child, pose, ccc in self._top_bodies(el, np.eye(4), cc):
             self._body(child, name, pose, ccc)
 
+    def _body_joints(self, el, body_H_el: np.ndarray | None,
+                     cc) -> list[tuple[etree._Element, np.ndarray | None, str | None]]:
+        """The joints of a body in document order, those inside its <frame>s too (MuJoCo moves a frame's content
+        into its body), each with body_H_frame (None: in the body frame itself) and the default class it takes."""
+        out = []
+        for child in el:
+            if child.tag in ("joint", "freejoint"):
+                out.append((child, body_H_el, cc))
+            elif child.tag == "frame":
+                pose = self._frame_pose(child)
+                out += self._body_joints(child, pose if body_H_el is None else body_H_el @ pose,
+                                         child.get("childclass") or cc)
+        return out
+
     def _joint_name(self, el, body: str, k: int) -> str:
         return el.get("name") or f"{body}_joint{k}"
 
-    def _joint(self, el, a: dict, name: str, parent: str, child: str, rest: np.ndarray) -> None:
+    def _joint(self, el, a: dict, name: str, parent: str, child: str, rest: np.ndarray,
+               body_H_frame: np.ndarray | None) -> None:
+        """A joint of `child`, in its body frame (or in a <frame> of it at body_H_frame)."""
         if name in self.model.joints:
             raise self.r.error(el, f"joint name '{name}' is used twice")
         kind = a.get("type", "hinge")
         pos = self.floats(el, a, "pos", 3, (0.0, 0.0, 0.0))
+        if body_H_frame is not None:
+            pos = body_H_frame[:3, :3] @ pos + body_H_frame[:3, 3]
         if kind == "ball":
             a.get("axis")  # (a ball joint has none: MuJoCo ignores it too)
             if a.get("range") and a.get("limited", "auto") != "false":
@@ -798,7 +839,8 @@ class _Importer:
             return
         if kind not in ("hinge", "slide"):
             raise self.r.error(el, f"joint type '{kind}' is not supported (hinge, slide, ball, free)")
-        axis = unit_vector(self.floats(el, a, "axis", 3, (0.0, 0.0, 1.0)))
+        axis = self.floats(el, a, "axis", 3, (0.0, 0.0, 1.0))
+        axis = unit_vector(axis if body_H_frame is None else body_H_frame[:3, :3] @ axis)
         if axis is None:
             raise self.r.error(el, "joint axis has zero length")
         revolute = kind == "hinge"
@@ -823,12 +865,16 @@ class _Importer:
                       dynamics=Dynamics(damping, friction) if ("damping" in a or "frictionloss" in a) else None)
         self.model.add_joint(joint)
 
-    def _content(self, el, link: str, link_H_el: np.ndarray, cc: str | None, world: bool = False) -> None:
-        """Inertial, geoms and sites of a body (or a frame inside it, or the world body)."""
-        geoms: list[tuple[etree._Element, dict, np.ndarray]] = []
+    def _content(self, el, link: str, link_H_el: np.ndarray, cc: str | None, world: bool = False,
+                 geoms: list | None = None) -> None:
+        """Inertial, geoms and sites of a body or the world body, and of the frames inside it: MuJoCo moves a
+        frame's content into its body, so the body's inertia is that of all its geoms (`geoms`: the body's
+        list, for a frame)."""
+        top = geoms is None
+        geoms = [] if geoms is None else geoms
         inertial = None
         for child in el:
-            if child.tag == "inertial" and not world:
+            if child.tag == "inertial" and top and not world:
                 inertial = child
             elif child.tag == "geom":
                 a = self.attrs(child, cc)
@@ -839,12 +885,14 @@ class _Importer:
                 if not name:  # a frame needs a name: the site is not in the model (named whole)
                     self.unread_elements.append(child)
                     continue
-                self.sites[name] = (link, link_H_el @ self.pose(child, a), child)
+                self.sites[name] = (link, link_H_el @ self._geom_pose(child, a), child)  # (a fromto places it)
             elif child.tag == "frame":
                 ccc = child.get("childclass") or cc
-                self._content(child, link, link_H_el @ self.pose(child, self._looking(child, dict(child.attrib))), ccc)
+                self._content(child, link, link_H_el @ self._frame_pose(child), ccc, world, geoms)
             elif isinstance(child.tag, str) and child.tag not in _BODY_CONTENT:
                 self.unread_elements.append(child)
+        if not top:
+            return
         lk = self.model.links[link]
         for g, a, pose in geoms:
             self._shape(lk, g, a, pose)
@@ -878,8 +926,12 @@ class _Importer:
                                        "beyond the range of a double: check their sizes, masses and positions")
             lk.inertia = total
 
+    def _frame_pose(self, el) -> np.ndarray:
+        """el_H_frame of a <frame> (its own attributes: a frame takes none from a default class)."""
+        return self.pose(el, self._looking(el, dict(el.attrib)))
+
     def _geom_pose(self, el, a: dict) -> np.ndarray:
-        fromto = self.floats(el, a, "fromto", 6) if el.get("fromto") is not None else None
+        fromto = self.floats(el, a, "fromto", 6)  # (its own, or its default class's)
         if fromto is None:
             return self.pose(el, a)
         p1, p2 = fromto[:3], fromto[3:]
@@ -895,7 +947,7 @@ class _Importer:
         kind = a.get("type", "sphere")
         size = self.floats(el, a, "size", None, (0.0, 0.0, 0.0))
         size = np.concatenate([size, np.zeros(3)])[:3]
-        if el.get("fromto") is not None and kind in ("capsule", "cylinder", "box", "ellipsoid"):
+        if "fromto" in a and kind in ("capsule", "cylinder", "box", "ellipsoid"):
             f = self.floats(el, a, "fromto", 6)
             half = 0.5 * _distance(f[:3], f[3:])
             if kind in ("capsule", "cylinder"):
@@ -910,6 +962,9 @@ class _Importer:
 
     def _shape(self, link: Link, el, a: dict, pose: np.ndarray) -> None:
         kind, size = self._geom_size(el, a)
+        if _fitted(kind, a):
+            self.fitted_geoms += 1
+            return
         shape: Shape
         if kind == "sphere":
             shape = Sphere(pose, radius=float(size[0]))
@@ -933,9 +988,13 @@ class _Importer:
             return
         shape.name = el.get("name")
         rgba = self.floats(el, a, "rgba", 4)
-        if rgba is None and a.get("material") in self.materials:
-            mat = self.materials[a["material"]]
-            rgba = self.floats(mat, self.attrs(mat, None), "rgba", 4)
+        mat = self.materials.get(a.get("material"))
+        if mat is not None:  # (its other attributes, a specular, a texture, are named)
+            ma = self.attrs(mat, None)
+            if rgba is None:
+                rgba = self.floats(mat, ma, "rgba", 4)
+            else:
+                ma.get("rgba")  # (the geom's own colour wins, as in MuJoCo)
         if rgba is not None:
             shape.material = Material(a.get("material"), rgba)
         contacts = a.get("contype", "1").strip() != "0" or a.get("conaffinity", "1").strip() != "0"
@@ -969,6 +1028,9 @@ class _Importer:
                 meshes += 1
                 continue
             vol, diag = unit
+            if _fitted(kind, a):
+                meshes += 1
+                continue
             with np.errstate(all="ignore"):
                 if "mass" in a:
                     a.get("density")  # (MuJoCo uses the mass, not the density, of a geom that has both)
@@ -1007,8 +1069,15 @@ class _Importer:
                     looked = self._looking(s, dict(s.attrib))
                     for key in _SENSOR_READ[s.tag]:
                         looked.get(key)
-                site = s.get("site") if s.tag != "frameangacc" else (s.get("objname") if s.get("objtype") == "site" else None)
+                if s.tag == "frameangacc" and s.get("objtype") != "site":
+                    self._body_frame_sensor(s)
+                    continue
+                site = s.get("site") if s.tag != "frameangacc" else s.get("objname")
                 if s.tag in ("accelerometer", "gyro", "frameangacc", "force", "torque") and site not in self.sites:
+                    if site in self.world_sites:
+                        self.diag.warn(f"MJCF: <{s.tag}> sensor '{s.get('name') or site}' is on site '{site}' of the "
+                                       "world body, which is not part of the robot: left out")
+                        continue
                     raise self.r.error(s, f"unknown site '{site}'")
                 if s.tag in ("force", "torque"):
                     ft_sites.setdefault(site, []).append(s.tag)
@@ -1049,6 +1118,21 @@ class _Importer:
         if other:
             self.diag.warn(f"MJCF: sensor type(s) {', '.join(sorted(other))} not represented (ignored)")
 
+    def _body_frame_sensor(self, s: etree._Element) -> None:
+        """A frameangacc on a body: on its frame (xbody), which is its link's; the inertial frame (body) and
+        other objects have no frame in the model."""
+        objtype, objname = s.get("objtype"), s.get("objname")
+        name = s.get("name") or objname
+        if objtype != "xbody":
+            self.diag.warn(f"MJCF: frameangacc '{name}' on the {objtype} '{objname}' is not represented (ignored): "
+                           "only those on a site or a body's frame (objtype xbody) are")
+            return
+        link = self.link_of_body.get(objname, objname if objname == "world" else None)
+        if link not in self.model.links:
+            raise self.r.error(s, f"unknown body '{objname}'")
+        self.model.add_sensor(LinkSensor(name, parent_link=link, link_H_sensor=np.eye(4),
+                                         sensor_type=SensorType.ANGULAR_ACCELEROMETER))
+
     def _equalities(self) -> None:
         for block in self.root.findall("equality"):
             for e in block:
@@ -1063,6 +1147,7 @@ class _Importer:
                     raise self.r.error(e, f"unknown joint '{j1 if j1 not in self.model.joints else j2}'")
                 if j2 is None or np.any(coef[2:]) or a.get("active", "true") == "false":
                     self.diag.warn(f"MJCF: equality on joint '{j1}' is not a linear mimic relation (ignored)")
+                    self.ignored_equalities.add(e)
                     continue
                 self.model.joints[j1].mimic = Mimic(j2, float(coef[1]), float(coef[0]))
 
@@ -1086,6 +1171,11 @@ def load(text: str, options: LoadOptions, diag: Diagnostics) -> Model:
 
 
 _MAX_HALF_SIZE = 0.5 * np.finfo(float).max
+
+
+def _fitted(kind: str, a: dict) -> bool:
+    """Whether a primitive geom is sized by MuJoCo to fit a mesh (its own size is then not the geom's)."""
+    return kind != "mesh" and "mesh" in a
 
 
 def _distance(p1: np.ndarray, p2: np.ndarray) -> float:
