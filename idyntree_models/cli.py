@@ -78,8 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--free-bodies",
         choices=FREE_BODIES,
         default="chain",
-        help="SDF links joined to no joint (free bodies): 'chain' joins each to the base by three prismatic and "
-        "three revolute joints (default), 'error' refuses the model",
+        help="free bodies (SDF links joined to no joint, MJCF bodies with a free joint beside others in the world): "
+        "'chain' joins each to the base by three prismatic and three revolute joints (default), 'error' refuses "
+        "the model",
     )
     p.add_argument(
         "--allow-include-outside",

@@ -537,6 +537,9 @@ def test_frameangacc_on_a_body_frame_is_read_and_on_its_inertial_frame_said():
     assert s.parent_link == "b" and np.array_equal(s.link_H_sensor, np.eye(4))
     assert "on_com" not in model.sensors
     assert any("frameangacc 'on_com' on the body 'b' is not represented" in w for w in warnings), warnings
+    # SDF has no angular accelerometer: written as an IMU of that one kind, read back as it (it was dropped silently)
+    back = load_model(export_model(model, "sdf"), format="sdf").sensors["on_frame"]
+    assert back.sensor_type is s.sensor_type and back.parent_link == "b" and np.allclose(back.link_H_sensor, np.eye(4))
 
 
 def test_equality_and_material_attributes_are_named_and_defaults_are_taken_from_their_own_class():
@@ -567,3 +570,53 @@ def test_a_primitive_fitted_to_a_mesh_is_left_out_and_said_not_made_with_size_ze
     assert [s.kind for s in model.links["a"].visuals] == ["sphere"]
     assert any("1 geom(s) fitted to a mesh" in w for w in warnings), warnings
     assert any("inertia of 1 mesh geom(s) not computed" in w for w in warnings), warnings
+
+
+SCENE = """<mujoco model="scene">
+  <worldbody>
+    <body name="table" pos="1 0 0.4"><geom type="box" size="0.4 0.4 0.02"/></body>
+    <body name="arm" pos="0 0 0.1">
+      <joint name="shoulder" type="hinge" axis="0 0 1"/>
+      <geom type="capsule" fromto="0 0 0 0 0 0.5" size="0.04"/>
+    </body>
+    <body name="cube" pos="1 0.1 0.5" euler="10 20 30">
+      <freejoint name="cube_joint"/>
+      <geom type="box" size="0.03 0.03 0.03" mass="0.2"/>
+      <site name="imu"/>
+    </body>
+    <body name="ball" pos="1 -0.1 0.5"><joint type="free"/><geom type="sphere" size="0.04"/></body>
+  </worldbody>
+  <sensor><gyro name="cube_gyro" site="imu"/></sensor>
+</mujoco>
+"""
+
+
+def test_free_bodies_of_a_scene_join_the_world_and_are_written_free_again():
+    """A robot beside a table and two free objects (MuJoCo's usual scene) was refused ("a free joint is only
+    supported alone in a top-level body").  Each free body now hangs on the world by six 1-DOF joints, as SDF's
+    free links do (model.metadata["free_bodies"]), at MuJoCo's initial pose; the export writes it free again
+    (a <freejoint> of the same name), which MuJoCo reads with as many coordinates and our import reads back to
+    the same model."""
+    m = mujoco.MjModel.from_xml_string(SCENE)
+    warnings: list[str] = []
+    model = load_model(SCENE, format="mjcf", warnings=warnings)
+    free = model.metadata["free_bodies"]
+    assert set(free) == {"cube", "ball"} and free["cube"]["base"] == "world"
+    assert free["cube"]["joints"][0] == "cube_joint_x" and free["ball"]["joints"][0] == "ball_free_x"
+    assert [model.joints[j].type.value for j in free["cube"]["joints"]] == ["prismatic"] * 3 + ["revolute"] * 3
+    assert sum("2 free body(ies) beside others in the world" in w for w in warnings) == 1, warnings
+    assert model.sensors["cube_gyro"].parent_link == "cube"
+    d = mujoco.MjData(m)
+    mujoco.mj_kinematics(m, d)
+    fk = Kinematics(model).world_transforms({})
+    for b in range(1, m.nbody):
+        t = np.eye(4)
+        t[:3, :3], t[:3, 3] = d.xmat[b].reshape(3, 3), d.xpos[b]
+        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b)
+        assert _close(fk[name], t), name
+    text = export_model(model, "mjcf")
+    assert etree.fromstring(text.encode()).xpath("//freejoint/@name") == ["cube_joint", "ball_free"]
+    assert mujoco.MjModel.from_xml_string(text).nq == m.nq
+    assert model_differences(model, load_model(text, format="mjcf")) == []
+    with pytest.raises(ModelError, match="body 'cube' has a free joint beside other top-level bodies"):
+        load_model(SCENE, format="mjcf", free_bodies="error")

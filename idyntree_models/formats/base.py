@@ -152,8 +152,8 @@ class LoadOptions(Record):
     xacro_args: dict[str, str] | None = None  # xacro: values of <xacro:arg> (NAME:=VALUE on xacro's command line)
     allow_xacro: bool = True  # False: refuse xacro documents (their $(eval) runs Python code); see api.read_source
     strict: bool = False  # every warning is an error
-    # SDF: links joined to nothing are free bodies; "chain" joins each to the base through six
-    # 1-DOF joints (docs/sdf.md), "error" refuses the model
+    # free bodies (SDF links joined to nothing, MJCF bodies with a free joint beside others in the world):
+    # "chain" joins each to the base through six 1-DOF joints (docs/sdf.md), "error" refuses the model
     free_bodies: str = "chain"
     # files a model refers to (SDF includes, SKEL meshes) are read only inside base_dir, the search
     # paths and these directories (CLI --allow-include-outside DIR)

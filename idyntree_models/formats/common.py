@@ -2,7 +2,8 @@
 
 Each format reads and writes its own syntax; what is shared is meaning: the six numbers of an
 inertia tensor, the force/torque sensor's frame and measure-direction keywords (URDF's iDynTree
-extension copies SDF's), how generated names avoid existing ones, and how numbers are written so
+extension copies SDF's), how generated names avoid existing ones, how a free body of a scene (SDF's
+free link, MJCF's free joint beside other bodies) joins the tree, and how numbers are written so
 that they read back bit for bit.
 """
 
@@ -15,6 +16,7 @@ from collections.abc import Callable, Collection
 import numpy as np
 
 from ..errors import ModelError
+from ..model.model import Inertia, Joint, JointType, Link, Model
 from ..model.transforms import make_transform
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
@@ -131,3 +133,32 @@ __all__ = [
     "inertia_six",
     "unique_name",
 ]
+
+
+# A free body's six 1-DOF joints, in order: translations along the base's axes, then yaw, pitch, roll
+FREE_JOINT_AXES = (("x", JointType.PRISMATIC, 0), ("y", JointType.PRISMATIC, 1), ("z", JointType.PRISMATIC, 2),
+                   ("yaw", JointType.REVOLUTE, 2), ("pitch", JointType.REVOLUTE, 1), ("roll", JointType.REVOLUTE, 0))
+
+
+def free_chain(model: Model, base: str, link: str, base_H_link: np.ndarray, prefix: str | None = None) -> dict:
+    """Join `link` to `base` by six 1-DOF joints (FREE_JOINT_AXES) through five massless links, so that a body
+    that moves freely is in the tree; all zero is the link's initial pose.  Names start with `prefix` (the
+    file's name for the free joint), else `<link>_free`, made unique.  Returns the model.metadata["free_bodies"]
+    entry that exporters use to write the body free again."""
+
+    def taken(p: str) -> bool:
+        names = [f"{p}_{a}" for a, _, _ in FREE_JOINT_AXES] + [f"{p}_link{k}" for k in range(1, 6)]
+        return any(n in model.joints or model.has_frame(n) or n in model.sensors for n in names)
+
+    prefix = unique_name(prefix or f"{link}_free", taken)
+    axes_in_link = base_H_link[:3, :3].T  # column i: base axis i in the link's (and the chain's) axes
+    chain = [base] + [f"{prefix}_link{k}" for k in range(1, 6)] + [link]
+    joints = []
+    for k, (suffix, kind, axis) in enumerate(FREE_JOINT_AXES):
+        if k > 0:
+            model.links[chain[k]] = Link(chain[k], Inertia(0.0))
+        name = f"{prefix}_{suffix}"
+        rest = base_H_link if k == 0 else np.eye(4)
+        model.joints[name] = Joint(name, kind, chain[k], chain[k + 1], rest, axis=axes_in_link[:, axis].copy())
+        joints.append(name)
+    return {"base": base, "joints": joints, "links": chain[1:-1]}

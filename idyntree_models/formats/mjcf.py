@@ -72,7 +72,7 @@ from ..model.transforms import (
     unit_vector,
 )
 from .base import Diagnostics, ExportOptions, LoadOptions
-from .common import format_number, format_numbers
+from .common import FREE_JOINT_AXES, format_number, format_numbers, free_chain
 from .xmlutil import XmlReader, describe, parse_xml, shown_attribute, shown_tag
 
 MIN_MASS = 1e-9  # kg: added to a massless moving body (MuJoCo's mjMINVAL is 1e-15)
@@ -151,6 +151,7 @@ class _Exporter:
 
     def run(self) -> str:
         model, tree = self.model, self.tree
+        self.free = self._free_bodies()
         self._patch_massless()
         if tree.root == "world":  # the URDF convention for a fixed base: MuJoCo's world body is that link
             self.extras["world_link"] = True
@@ -193,8 +194,9 @@ class _Exporter:
         moving = _weld_groups(self.model, self.tree)
         floating = self.options.mjcf_free_joint and self.tree.root != "world"
         patched = {}
+        skipped = {n for info in self.free.values() for n in info["links"]}  # written as one free joint
         for g, members in moving.items():
-            if g == self.tree.root and not floating:
+            if (g == self.tree.root and not floating) or g in skipped:
                 continue
             with np.errstate(all="ignore"):
                 total = combine_inertias((self.model.links[n].inertia, x) for n, x in members)
@@ -237,10 +239,47 @@ class _Exporter:
             if frame.parent_link == name:
                 self._site(body, frame.name, name, frame.link_H_frame)
         for joint in self.tree.children[name]:
+            info = self.free.get(joint.name)
+            if info is not None:  # a free body of the scene: its link, free, at its initial pose
+                child = etree.SubElement(body, "body", name=info["link"])
+                _set_pose(child, joint.rest_transform)
+                etree.SubElement(child, "freejoint", name=info["joints"][0][:-2])  # (the chain's prefix)
+                self._fill(child, info["link"])
+                continue
             child = etree.SubElement(body, "body", name=joint.child)
             _set_pose(child, joint.rest_transform)
             self._joint(child, joint)
             self._fill(child, joint.child)
+
+    def _free_bodies(self) -> dict[str, dict]:
+        """The chains of free bodies on the world (model.metadata["free_bodies"], as a reader made them: six
+        unlimited joints, massless links carrying nothing) by their first joint, each with its body's link: MuJoCo
+        has free joints in bodies of its world body only."""
+        if self.tree.root != "world":
+            return {}
+        model = self.model
+        carrying = {s.frame_link for s in model.sensors.values()} | {f.parent_link for f in model.frames.values()}
+        out = {}
+        for link, info in (model.metadata.get("free_bodies") or {}).items():
+            joints, mids = info.get("joints", []), info.get("links", [])
+            chain = [model.joints.get(j) for j in joints]
+            if link not in model.links or len(chain) != 6 or any(j is None for j in chain) or len(mids) != 5:
+                continue
+            ends = ["world", *mids, link]
+            if any(j.parent != a or j.child != b for j, a, b in zip(chain, ends, ends[1:])):
+                continue
+            if any(j.limits.has_position_limits or j.mimic or j.dynamics for j in chain) or any(
+                    model.links[n].inertia.mass or model.links[n].visuals or model.links[n].collisions or n in carrying
+                    for n in mids):
+                continue
+            if not joints[0].endswith("_x") or any(not np.array_equal(j.rest_transform, np.eye(4)) for j in chain[1:]):
+                continue
+            axes = chain[0].rest_transform[:3, :3].T  # (column i: the world's axis i, in the chain's axes)
+            if any(j.type is not kind or not np.allclose(j.axis, axes[:, i], rtol=0.0, atol=1e-12)
+                   for j, (_, kind, i) in zip(chain, FREE_JOINT_AXES)):
+                continue
+            out[joints[0]] = {"link": link, "joints": joints, "links": mids}
+        return out
 
     def _inertial(self, body: etree._Element, name: str) -> None:
         i = self.inertia[name]
@@ -558,6 +597,7 @@ class _Importer:
                     self.materials[m.get("name")] = m
         self.sites: dict[str, tuple[str, np.ndarray, etree._Element]] = {}
         self.world_sites: set[str] = set()  # sites of a world body that is not part of the robot
+        self.free_bodies: dict[str, dict] = {}  # bodies of a scene with a free joint: their chains (free_chain)
         self.ignored_equalities: set[etree._Element] = set()  # said to be ignored (their attributes are not named)
         self.skipped_geoms = 0
         self.fitted_geoms = 0  # primitives sized to a mesh by MuJoCo (type="box" mesh="..."): left out
@@ -725,7 +765,8 @@ class _Importer:
             self.model.add_link(Link("world"))
             self._content(world, "world", np.eye(4), None, world=True)
             for body, pose, cc in tops:
-                self._body(body, "world", pose, cc)
+                self._body(body, "world", pose, cc, top=True)
+            self._said_free_bodies()
         else:
             body, pose, cc = tops[0]
             if np.any(pose != np.eye(4)):
@@ -742,6 +783,18 @@ class _Importer:
             self.diag.warn(f"MJCF: {self.skipped_geoms} geom(s) of a type we do not hold (plane, hfield, sdf, "
                            "or a mesh given by vertices) left out")
         return self.model
+
+    def _said_free_bodies(self) -> None:
+        if not self.free_bodies:
+            return
+        self.model.metadata["free_bodies"] = self.free_bodies
+        names = list(self.free_bodies)
+        shown = ", ".join(f"'{n}'" for n in names[:10]) + (" ..." if len(names) > 10 else "")
+        first = self.free_bodies[names[0]]["joints"]
+        self.diag.warn(f"MJCF: {len(names)} free body(ies) beside others in the world ({shown}): each is joined to "
+                       f"'world' by a free joint made of prismatic x, y, z and revolute yaw, pitch, roll joints through "
+                       f"massless links (e.g. '{first[0]}' ... '{first[-1]}'), at its initial pose when all are zero "
+                       "(model.metadata['free_bodies'])")
 
     def _world_level(self, el) -> list[etree._Element]:
         """The elements of the world body other than bodies and frames, those in its frames too."""
@@ -773,7 +826,10 @@ class _Importer:
             out = f"{name}_{k}"
         return out
 
-    def _body(self, el, parent: str | None, parent_H_body: np.ndarray, childclass: str | None) -> None:
+    def _body(self, el, parent: str | None, parent_H_body: np.ndarray, childclass: str | None,
+              top: bool = False) -> None:
+        """A body and those inside it; `top`: a body of the world body beside others (a scene), which a free
+        joint joins to the world by six 1-DOF joints (as SDF's free links), else free joints are refused."""
         cc = el.get("childclass") or childclass
         name = el.get("name") or self._unique(f"body{len(self.model.links)}", self.model.links)
         if name in self.model.links or name in self.model.frames:
@@ -782,9 +838,14 @@ class _Importer:
         joints = [j for j, _, _ in placed]
         free = [j for j, _, jcc in placed if j.tag == "freejoint" or self.attrs(j, jcc).get("type") == "free"]
         if free:
-            if parent is not None or len(joints) > 1:
+            if (parent is not None and not top) or len(joints) > 1:
                 raise self.r.error(free[0], "a free joint is only supported alone in a top-level body (floating base)")
-            self.model.metadata["mjcf_free_joint"] = free[0].get("name") or ""
+            if parent is not None and self.options.free_bodies == "error":
+                raise self.r.error(free[0], f"body '{name}' has a free joint beside other top-level bodies: a free "
+                                            "body of the scene (free_bodies='chain' joins it to the world by six 1-DOF "
+                                            "joints)")
+            if parent is None:
+                self.model.metadata["mjcf_free_joint"] = free[0].get("name") or ""
             if free[0].tag == "freejoint":  # (no default class applies to one, as in MuJoCo)
                 self._looking(free[0], dict(free[0].attrib))  # its align= or group= is named
             joints, placed = [], []
@@ -792,7 +853,9 @@ class _Importer:
         for ln in links:
             self.model.add_link(Link(ln))
         self.link_of_body[name] = name
-        if parent is not None:
+        if parent is not None and free:
+            self.free_bodies[name] = free_chain(self.model, parent, name, parent_H_body, free[0].get("name"))
+        elif parent is not None:
             if not joints:
                 jname = self.extras.get("fixed_joints", {}).get(name) or self._unique(f"{name}_fixed_joint", self.model.joints)
                 self.model.add_joint(Joint(jname, JointType.FIXED, parent, name, parent_H_body))

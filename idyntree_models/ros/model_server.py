@@ -143,8 +143,9 @@ class ModelServer(Node):
             "Arguments of a xacro model_file, as on xacro's command line: 'NAME:=VALUE NAME2:=VALUE2' "
             "(quote values with spaces).", string))
         self.declare_parameter("free_bodies", "chain", _descriptor(
-            "SDFormat links joined to no joint (free bodies): 'chain' joins each to the base by three prismatic "
-            "and three revolute joints, 'error' refuses the model.", string))
+            "Free bodies (SDFormat links joined to no joint, MJCF bodies with a free joint beside others): 'chain' "
+            "joins each to the base by three prismatic and three revolute joints, 'error' refuses the model.",
+            string))
         self.declare_parameter("publish_frequency", 20.0, _descriptor(
             "Maximum rate of /tf updates per joint, in Hz (as robot_state_publisher); 0 = publish every "
             "joint_states message.", double,

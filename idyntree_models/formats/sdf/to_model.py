@@ -42,7 +42,7 @@ from ...model.topology import tree_order
 from ...model.transforms import inverse
 from ...model.validation import check_inertia
 from ..base import Diagnostics, LoadOptions
-from ..common import INERTIA_KEYS, check_ft_keywords, inertia_from_six, unique_name
+from ..common import FREE_JOINT_AXES, INERTIA_KEYS, check_ft_keywords, free_chain, inertia_from_six, unique_name
 from ..xmlutil import XmlReader, find_child, find_children
 from .document import IDYNTREE_NS, child_float, child_text, found_float, is_colour, is_true, read_pose
 from .frames import WORLD, Scope, far_apart
@@ -70,10 +70,6 @@ from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor
 #   "sdf_screw_joints": {joint: pitch fields} for screw joints read as revolute
 #   "sdf_version", "static", "world"
 _INERTIA_INDEX = {k: i for i, k in enumerate(INERTIA_KEYS)}
-FREE_JOINT_AXES = (("x", JointType.PRISMATIC, 0), ("y", JointType.PRISMATIC, 1), ("z", JointType.PRISMATIC, 2),
-                   ("yaw", JointType.REVOLUTE, 2), ("pitch", JointType.REVOLUTE, 1), ("roll", JointType.REVOLUTE, 0))
-
-
 def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None = None) -> Model:
     """The tree model of a resolved SDF model (raises ModelError where SDF allows what a tree does not)."""
     options = options or LoadOptions()
@@ -162,7 +158,7 @@ def _join_free_bodies(model: Model, g: SdfGraph, diag: Diagnostics, options: Loa
         )
     info: dict[str, dict] = {}
     for link in free:
-        info[link] = _free_chain(model, base, link, inverse(base_H) @ g.links[link])
+        info[link] = free_chain(model, base, link, inverse(base_H) @ g.links[link])
     model.metadata["free_bodies"] = info
     first = info[free[0]]["joints"]
     shown = ", ".join(f"'{n}'" for n in free[:10]) + (" ..." if len(free) > 10 else "")
@@ -172,27 +168,6 @@ def _join_free_bodies(model: Model, g: SdfGraph, diag: Diagnostics, options: Loa
         f"links (e.g. '{first[0]}' ... '{first[-1]}'), at their initial pose when all are zero "
         "(model.metadata['free_bodies'])"
     )
-
-
-def _free_chain(model: Model, base: str, link: str, base_H_link: np.ndarray) -> dict:
-    """Six 1-DOF joints base -> link, axes along the base's x, y, z; zero = the link's initial pose."""
-
-    def taken(prefix: str) -> bool:
-        names = [f"{prefix}_{a}" for a, _, _ in FREE_JOINT_AXES] + [f"{prefix}_link{k}" for k in range(1, 6)]
-        return any(n in model.joints or model.has_frame(n) or n in model.sensors for n in names)
-
-    prefix = unique_name(f"{link}_free", taken)
-    axes_in_link = base_H_link[:3, :3].T  # column i: base axis i in the link's (and the chain's) axes
-    chain = [base] + [f"{prefix}_link{k}" for k in range(1, 6)] + [link]
-    joints = []
-    for k, (suffix, kind, axis) in enumerate(FREE_JOINT_AXES):
-        if k > 0:
-            model.links[chain[k]] = Link(chain[k], Inertia(0.0))
-        name = f"{prefix}_{suffix}"
-        rest = base_H_link if k == 0 else np.eye(4)
-        model.joints[name] = Joint(name, kind, chain[k], chain[k + 1], rest, axis=axes_in_link[:, axis].copy())
-        joints.append(name)
-    return {"base": base, "joints": joints, "links": chain[1:-1]}
 
 
 # -- links ----------------------------------------------------------------------------------------------
@@ -476,6 +451,8 @@ def _add_two_axis_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostic
 
 # -- sensors ----------------------------------------------------------------------------------------------
 _IDT_KIND = f"{{{IDYNTREE_NS}}}kind"
+# what our exporter writes as an IMU measuring one thing (<idyntree:kind>)
+_IMU_KINDS = (SensorType.ACCELEROMETER.value, SensorType.GYROSCOPE.value, SensorType.ANGULAR_ACCELEROMETER.value)
 
 
 def _add_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> None:
@@ -516,8 +493,8 @@ def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics)
     link_H = g.link_H_model(s.owner) @ s.model_H_sensor
     if s.type == "imu":
         kind = child_text(r, el, _IDT_KIND)
-        _unique_sensor_name(model, g, s, diag, pair=kind not in ("accelerometer", "gyroscope"))
-        if kind in ("accelerometer", "gyroscope"):  # written by our exporter for a lone sensor
+        _unique_sensor_name(model, g, s, diag, pair=kind not in _IMU_KINDS)
+        if kind in _IMU_KINDS:  # written by our exporter for a lone sensor
             s.model_name = s.name
             model.sensors[s.name] = LinkSensor(s.name, parent_link=s.owner, link_H_sensor=link_H,
                                                sensor_type=SensorType(kind))

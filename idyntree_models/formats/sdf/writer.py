@@ -528,7 +528,8 @@ def _link_sensors_out(le: etree._Element, model: Model, link: str, plan: _Plan, 
                 done |= {s.name, gyro.name}
                 written[s.name] = se  # (by the accelerometer's name, unique where the IMU's is not: kept.py)
                 continue
-        if s.sensor_type in (SensorType.ACCELEROMETER, SensorType.GYROSCOPE):
+        if s.sensor_type in (SensorType.ACCELEROMETER, SensorType.GYROSCOPE, SensorType.ANGULAR_ACCELEROMETER):
+            # an IMU measuring one thing, said by <idyntree:kind> (SDF has no angular accelerometer of its own)
             se = _sub(le, "sensor", name=_sensor_name(s.name, out_link, plan, diag), type="imu")
             _sub(se, "pose", _pose_text(s.link_H_sensor, what))
             _sub(se, _IDT_KIND, s.sensor_type.value)
@@ -536,6 +537,7 @@ def _link_sensors_out(le: etree._Element, model: Model, link: str, plan: _Plan, 
             se = _sub(le, "sensor", name=_sensor_name(s.name, out_link, plan, diag), type=s.subtype)
             _sub(se, "pose", _pose_text(s.link_H_sensor, what))
         else:
+            diag.warn(f"sensor '{s.name}' ({s.sensor_type.value}) has no SDF form and was dropped")
             continue
         done.add(s.name)
         written[s.name] = se
