@@ -540,9 +540,9 @@ class _Looked(dict):
         return super().__contains__(key)
 
 
-# attributes the importer reads with el.get (not through attrs), by tag
+# attributes the importer reads with el.get (not through attrs), by tag, and a frame's name (MuJoCo keeps no frame)
 _READ_DIRECTLY = {"body": {"name", "childclass"}, "joint": {"name", "class"}, "freejoint": {"name", "class"},
-                  "geom": {"name", "class"}, "site": {"name", "class"}, "frame": {"childclass"},
+                  "geom": {"name", "class"}, "site": {"name", "class"}, "frame": {"name", "childclass"},
                   "mesh": {"name", "file", "class"}, "material": {"name", "class"}}
 # what a body, a frame or the world body holds that the importer reads (anything else is named)
 _BODY_CONTENT = frozenset({"inertial", "geom", "site", "frame", "body", "joint", "freejoint"})
@@ -960,6 +960,8 @@ class _Importer:
         for g, a, pose in geoms:
             self._shape(lk, g, a, pose)
         if world:
+            for _, ga, _ in geoms:  # (MuJoCo's world body has no mass: a geom's there is ignored by it too)
+                ga.get("mass"), ga.get("density")
             return
         if inertial is not None and self.inertia_from_geom != "true":
             for _, ga, _ in geoms:  # (MuJoCo, too, reads no geom's mass or density where <inertial> gives it)
