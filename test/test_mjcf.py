@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -620,3 +621,28 @@ def test_free_bodies_of_a_scene_join_the_world_and_are_written_free_again():
     assert model_differences(model, load_model(text, format="mjcf")) == []
     with pytest.raises(ModelError, match="body 'cube' has a free joint beside other top-level bodies"):
         load_model(SCENE, format="mjcf", free_bodies="error")
+
+
+@pytest.mark.parametrize("joint, compiler, message", [
+    ('range="0 0" limited="true"', "", "range 0 0: the lower bound must be below the upper"),
+    ('range="-1 1"', '<compiler autolimits="false"/>', "joint has range but not limited, and the compiler's autolimits"),
+    ('actuatorfrcrange="-1 1"', '<compiler autolimits="false"/>', "joint has actuatorfrcrange but not actuatorfrclimited"),
+    ('class="two"', '<default><default class="two"><geom euler="0 0 1" quat="1 0 0 0"/></default></default>',
+     "orientation given twice"),
+])
+def test_limits_and_orientations_mujoco_refuses_are_refused_at_their_line(joint, compiler, message):
+    """What MuJoCo's compiler refuses (checked here: it raises) we refuse too, naming the element and its line,
+    instead of reading a model MuJoCo would not build."""
+    text = f'<mujoco>{compiler}\n<worldbody><body name="a">\n<joint name="j" {joint}/><geom size="0.1"/></body></worldbody></mujoco>'
+    with pytest.raises(ValueError):
+        mujoco.MjModel.from_xml_string(text)
+    with pytest.raises(ModelError, match=message) as e:
+        load_model(text, format="mjcf")
+    assert e.value.line in (1, 3)
+
+
+def test_meshdir_applies_to_a_document_given_as_text():
+    text = """<mujoco><compiler meshdir="meshes"/><asset><mesh name="m" file="part.stl"/></asset>
+<worldbody><body name="a"><joint name="j"/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>"""
+    model = load_model(text, format="mjcf")
+    assert model.links["a"].visuals[0].filename == str(Path("meshes") / "part.stl")

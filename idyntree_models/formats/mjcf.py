@@ -146,6 +146,7 @@ class _Exporter:
         self.meshes: dict[tuple[str, tuple[float, ...]], str] = {}
         self.missing_meshes: list[str] = []
         self.unbalanced: list[str] = []
+        self.unlimited: list[str] = []  # joints whose limits MuJoCo would not take as limits (see _joint)
         self.geom_names: set[str] = set()
         self.sites: dict[str, tuple[str, np.ndarray]] = {}  # site name -> (link, link_H_site)
 
@@ -170,6 +171,11 @@ class _Exporter:
                 f"MJCF: principal moments of inertia of link(s) {', '.join(self.unbalanced)} violate A + B >= C; "
                 "MuJoCo refuses that, so balanceinertia is on and MuJoCo will change those inertias"
             )
+        if self.unlimited:
+            shown = ", ".join(dict.fromkeys(self.unlimited))
+            self.diag.warn(f"MJCF: joint(s) {shown} have position limits whose lower bound is not below the upper, or "
+                           "an effort limit of 0, which MuJoCo does not take as limits: written without them (our "
+                           "MJCF import restores them)")
         if self.missing_meshes:
             self.diag.warn(
                 f"MJCF: {len(self.missing_meshes)} mesh geometry(ies) left out, because MuJoCo refuses a model whose "
@@ -321,10 +327,19 @@ class _Exporter:
         if joint.type is JointType.REVOLUTE and np.any(joint.axis_origin):
             el.set("pos", _nums(joint.axis_origin))
         lim = joint.limits
-        if lim.has_position_limits:
+        # MuJoCo takes a range as a limit only where it increases (and refuses limited="true" otherwise): a
+        # joint locked by equal bounds, or with an effort limit of 0, is written unlimited, and the exact limits
+        # go to the extras
+        if lim.has_position_limits and lim.min_position < lim.max_position:
             el.set("range", _nums([lim.min_position, lim.max_position]))
-        if lim.has_effort_limit:
+        elif lim.has_position_limits:
+            self.extras.setdefault("position_limits", {})[joint.name] = [lim.min_position, lim.max_position]
+            self.unlimited.append(joint.name)
+        if lim.has_effort_limit and lim.effort_limit > 0:
             el.set("actuatorfrcrange", _nums([-lim.effort_limit, lim.effort_limit]))
+        elif lim.has_effort_limit:
+            self.extras.setdefault("effort_limits", {})[joint.name] = lim.effort_limit
+            self.unlimited.append(joint.name)
         if joint.dynamics is not None:  # written even when zero: "given as zero" is not "not given"
             el.set("damping", _num(joint.dynamics.damping))
             el.set("frictionloss", _num(joint.dynamics.friction))
@@ -504,6 +519,11 @@ def _rot_axis(axis: str, angle: float) -> np.ndarray:
     return axis_angle_to_matrix(np.array(v), angle)
 
 
+# MuJoCo 4 takes a direction this close to +-z (the sine of the angle between them) as along z: an opposite one is
+# then turned about x, not about the axis the cross product gives (measured with MuJoCo: the switch is at 1e-7)
+_PARALLEL = 1e-7
+
+
 def _z_to(v: np.ndarray) -> np.ndarray:
     """The smallest rotation taking +z to the direction v (MuJoCo's zaxis and fromto)."""
     u = unit_vector(v)  # scaled: a fromto of 1e308 must not overflow
@@ -514,7 +534,7 @@ def _z_to(v: np.ndarray) -> np.ndarray:
     c = float(z @ v)
     axis = np.cross(z, v)
     s = float(np.linalg.norm(axis))
-    if s < 1e-15:
+    if s <= _PARALLEL:
         return np.eye(3) if c > 0 else _rot_axis("x", math.pi)
     return axis_angle_to_matrix(axis / s, math.atan2(s, c))
 
@@ -547,8 +567,10 @@ _READ_DIRECTLY = {"body": {"name", "childclass"}, "joint": {"name", "class"}, "f
 # what a body, a frame or the world body holds that the importer reads (anything else is named)
 _BODY_CONTENT = frozenset({"inertial", "geom", "site", "frame", "body", "joint", "freejoint"})
 # the compiler settings the importer applies (autolimits: a range limits a joint unless limited="false")
-_COMPILER_READ = frozenset({"angle", "eulerseq", "inertiafromgeom", "assetdir", "meshdir", "autolimits"})
+_COMPILER_READ = frozenset({"angle", "eulerseq", "inertiafromgeom", "assetdir", "meshdir", "autolimits",
+                            "inertiagrouprange"})
 _LEAVES = frozenset({"inertial", "geom", "site", "joint", "freejoint", "mesh", "material"})
+_ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
 # top-level blocks of simulation settings (timestep, gravity, memory, rendering): nothing of them is in the model
 _SETTINGS = ("option", "size", "visual", "statistic", "extension")
 # what the importer reads in the blocks whose other children it does not (a texture, a height field, a skin;
@@ -574,6 +596,10 @@ class _Importer:
         if len(self.eulerseq) != 3 or any(ch not in "xyzXYZ" for ch in self.eulerseq):
             raise self.r.error(root.find("compiler"), f"eulerseq must be three of x, y, z, X, Y, Z (got '{self.eulerseq}')")
         self.inertia_from_geom = comp.get("inertiafromgeom", "auto").strip()
+        self.autolimits = comp.get("autolimits", "true").strip() == "true"
+        groups = self.r.floats_list(root.find("compiler"), comp["inertiagrouprange"], "attribute 'inertiagrouprange'",
+                                    2) if "inertiagrouprange" in comp else (0.0, 5.0)
+        self.inertia_groups = (groups[0], groups[1])  # geoms of groups outside these count in no inertia (MuJoCo)
         base = Path(options.base_dir) if options.base_dir else None
         asset_dir = comp.get("assetdir")
         self.mesh_dir = comp.get("meshdir", asset_dir)
@@ -609,7 +635,14 @@ class _Importer:
         mine = {tag: dict(attrs) for tag, attrs in inherited.items()}
         for child in el:
             if child.tag != "default":
-                mine.setdefault(child.tag, {}).update(child.attrib)
+                own = [k for k in _ORIENTATIONS if k in child.attrib]
+                if len(own) > 1:  # (MuJoCo: "multiple orientation specifiers are not allowed")
+                    raise self.r.error(child, f"orientation given twice ({', '.join(own)})")
+                attrs = mine.setdefault(child.tag, {})
+                if own:  # the class's orientation replaces the one it inherits, whatever its form
+                    for k in _ORIENTATIONS:
+                        attrs.pop(k, None)
+                attrs.update(child.attrib)
         self.defaults[name] = mine
         for child in el.findall("default"):
             if not child.get("class"):
@@ -692,7 +725,7 @@ class _Importer:
         return math.radians(x) if self.degrees else x
 
     def rotation(self, el, attrs: dict) -> np.ndarray:
-        given = [k for k in ("quat", "axisangle", "euler", "xyaxes", "zaxis") if k in attrs]
+        given = [k for k in _ORIENTATIONS if k in attrs]
         if len(given) > 1 and el.get(given[0]) is not None and el.get(given[1]) is not None:
             raise self.r.error(el, f"orientation given twice ({', '.join(given)})")
         # the element's own attribute wins over a default's
@@ -881,6 +914,19 @@ class _Importer:
                                          child.get("childclass") or cc)
         return out
 
+    def _limited(self, el, a: dict, rng: np.ndarray, key: str, flag: str) -> bool:
+        """Whether MuJoCo limits a joint by its `key` range: `flag` true (the range must then be increasing),
+        false, or auto (limited where the range increases; refused without autolimits, as MuJoCo does)."""
+        limited = a.get(flag, "auto").strip()
+        if limited == "auto":
+            if not self.autolimits:
+                raise self.r.error(el, f"joint has {key} but not {flag}, and the compiler's autolimits is false "
+                                       f"(MuJoCo refuses it: give {flag}=\"true\" or \"false\")")
+            return bool(rng[0] < rng[1])
+        if limited == "true" and not rng[0] < rng[1]:
+            raise self.r.error(el, f"{key} {rng[0]:g} {rng[1]:g}: the lower bound must be below the upper")
+        return limited == "true"
+
     def _joint_name(self, el, body: str, k: int) -> str:
         return el.get("name") or f"{body}_joint{k}"
 
@@ -895,7 +941,8 @@ class _Importer:
             pos = body_H_frame[:3, :3] @ pos + body_H_frame[:3, 3]
         if kind == "ball":
             a.get("axis")  # (a ball joint has none: MuJoCo ignores it too)
-            if a.get("range") and a.get("limited", "auto") != "false":
+            cone = self.floats(el, a, "range", 2)
+            if cone is not None and self._limited(el, a, np.array([0.0, cone[1]]), "range", "limited"):
                 self.diag.warn(f"MJCF: ball joint '{name}': its cone limit is not represented")
             joint = Joint(name, JointType.SPHERICAL, parent, child, rest, center=rest[:3, :3] @ pos + rest[:3, 3])
             self.model.add_joint(joint)
@@ -909,15 +956,15 @@ class _Importer:
         revolute = kind == "hinge"
         limits = Limits()
         rng = self.floats(el, a, "range", 2)
-        limited = a.get("limited", "auto").strip()
-        if rng is not None and limited != "false":
+        if rng is not None and self._limited(el, a, rng, "range", "limited"):
             lo, hi = (self.angle(rng[0]), self.angle(rng[1])) if revolute else (rng[0], rng[1])
-            if lo > hi:
-                raise self.r.error(el, f"range {rng[0]} {rng[1]}: lower above upper")
             limits.has_position_limits, limits.min_position, limits.max_position = True, lo, hi
         frc = self.floats(el, a, "actuatorfrcrange", 2)
-        if frc is not None and a.get("actuatorfrclimited", "auto").strip() != "false":
+        if frc is not None and self._limited(el, a, frc, "actuatorfrcrange", "actuatorfrclimited"):
             limits.has_effort_limit, limits.effort_limit = True, float(max(abs(frc[0]), abs(frc[1])))
+            if -frc[0] != frc[1]:
+                self.diag.warn(f"MJCF: joint '{name}': actuatorfrcrange {frc[0]:g} {frc[1]:g} is read as the "
+                               f"symmetric effort limit {limits.effort_limit:g} (the model's limit is one number)")
         ref = float(self.floats(el, a, "ref", 1, (0.0,))[0])
         if ref:
             self.diag.warn(f"MJCF: joint '{name}': ref={ref} is not represented (our position 0 is MuJoCo's qpos {ref})")
@@ -963,9 +1010,19 @@ class _Importer:
             for _, ga, _ in geoms:  # (MuJoCo's world body has no mass: a geom's there is ignored by it too)
                 ga.get("mass"), ga.get("density")
             return
-        if inertial is not None and self.inertia_from_geom != "true":
-            for _, ga, _ in geoms:  # (MuJoCo, too, reads no geom's mass or density where <inertial> gives it)
-                ga.get("mass"), ga.get("density")
+        lo, hi = self.inertia_groups
+        massive = [g for g in geoms if lo <= float(self.floats(g[0], g[1], "group", 1, (0.0,))[0]) <= hi]
+        mode = self.inertia_from_geom
+        # MuJoCo: "true" takes the geoms' inertia over an <inertial> (and the <inertial> where there is no geom),
+        # "auto" the <inertial> where there is one, "false" nothing but the <inertial>
+        from_geoms = bool(massive) and (mode == "true" or (mode != "false" and inertial is None))
+        for _, ga, _ in geoms if not from_geoms else [g for g in geoms if g not in massive]:
+            ga.get("mass"), ga.get("density")  # (MuJoCo, too, reads no mass or density of a geom it does not weigh)
+        if inertial is not None and from_geoms:
+            ignored = self._looking(inertial, dict(inertial.attrib))  # (MuJoCo ignores it: not lost)
+            for key in inertial.keys():  # noqa: SIM118  (attribute names)
+                ignored.get(key)
+        if inertial is not None and not from_geoms:
             a = self._looking(inertial, dict(inertial.attrib))
             mass = float(self.floats(inertial, a, "mass", 1)[0]) if "mass" in a else None
             if mass is None:
@@ -983,9 +1040,9 @@ class _Importer:
             else:
                 raise self.r.error(inertial, "needs diaginertia or fullinertia")
             lk.inertia = Inertia(mass, self.floats(inertial, a, "pos", 3, (0.0, 0.0, 0.0)), inertia)
-        elif self.inertia_from_geom != "false" and geoms:
+        elif from_geoms:
             with np.errstate(all="ignore"):  # a sum beyond a double's range is refused here, with the body
-                total = combine_inertias(self._geom_inertias(geoms))
+                total = combine_inertias(self._geom_inertias(massive))
             if not total.is_finite():
                 raise self.r.error(el, f"body '{link}': the inertia of its geoms together (inertiafromgeom) is "
                                        "beyond the range of a double: check their sizes, masses and positions")
@@ -999,6 +1056,8 @@ class _Importer:
         fromto = self.floats(el, a, "fromto", 6)  # (its own, or its default class's)
         if fromto is None:
             return self.pose(el, a)
+        for key in _ORIENTATIONS:  # (MuJoCo ignores an orientation beside fromto: not lost)
+            a.get(key)
         p1, p2 = fromto[:3], fromto[3:]
         with np.errstate(all="ignore"):
             apart, middle = _distance(p1, p2), 0.5 * (p1 + p2)
@@ -1017,8 +1076,8 @@ class _Importer:
             half = 0.5 * _distance(f[:3], f[3:])
             if kind in ("capsule", "cylinder"):
                 size[1] = half
-            else:
-                size[2] = half
+            else:  # (MuJoCo: a box or an ellipsoid along a segment is as wide as deep, size[0])
+                size[1], size[2] = size[0], half
         doubled = size if kind == "box" else size[1:2] if kind in ("capsule", "cylinder") else size[:0]
         if not np.all(np.abs(doubled) <= _MAX_HALF_SIZE):  # the model holds these as full sizes (lengths)
             raise self.r.error(el, f"{kind} geom size beyond the range of a double (its full size, twice the "
@@ -1074,8 +1133,10 @@ class _Importer:
 
     def _mesh_path(self, file: str) -> str:
         p = Path(file)
-        if p.is_absolute() or self.base_dir is None:
+        if p.is_absolute():
             return file
+        if self.base_dir is None:  # (a document given as text: relative to where it is used, meshdir kept)
+            return str(Path(self.mesh_dir) / p) if self.mesh_dir else file
         base = self.base_dir / self.mesh_dir if self.mesh_dir else self.base_dir
         return str(base / p)
 
@@ -1221,6 +1282,14 @@ class _Importer:
             if name in self.model.joints:
                 lim = self.model.joints[name].limits
                 lim.has_velocity_limit, lim.velocity_limit = True, float(v)
+        for name, (lo, hi) in self.extras.get("position_limits", {}).items():
+            if name in self.model.joints:
+                lim = self.model.joints[name].limits
+                lim.has_position_limits, lim.min_position, lim.max_position = True, float(lo), float(hi)
+        for name, v in self.extras.get("effort_limits", {}).items():
+            if name in self.model.joints:
+                lim = self.model.joints[name].limits
+                lim.has_effort_limit, lim.effort_limit = True, float(v)
         for name, i in self.extras.get("exact_inertia", {}).items():
             if name in self.model.links:
                 self.model.links[name].inertia = Inertia(i["mass"], i["com"], i["inertia"])
