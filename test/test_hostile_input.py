@@ -384,7 +384,7 @@ def test_skel_non_positive_sizes_match_dartpy(tmp_path):
 
 # -- containment: SKEL meshes are read only inside the file's tree or an allowed directory -----------
 MESH_SKEL = ('<skel><world name="w"><skeleton name="s">\n<body name="b"><inertia><mass>1</mass></inertia>\n'
-             "<visualization_shape><geometry><mesh><file_name>{}</file_name></mesh></geometry></visualization_shape>"
+             "<visualization_shape><geometry><mesh><file_name>{}</file_name><scale>1 1 1</scale></mesh></geometry></visualization_shape>"
              '</body><joint type="free" name="j"><parent>world</parent><child>b</child></joint></skeleton></world></skel>')
 OBJ = "v 0 0 0\nv 1 2 3\n"  # a 1 x 2 x 3 bounding box: inertia m/12 diag(13, 10, 5)
 FROM_OBJ = np.diag([13.0, 10.0, 5.0]) / 12.0

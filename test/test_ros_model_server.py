@@ -272,7 +272,7 @@ def test_convert_model_reads_no_file_unless_allowed(ros, tmp_path):
     mesh = tmp_path / "secret.obj"
     mesh.write_text("v 0 0 0\nv 1 2 3\n")
     skel = ('<skel><world name="w"><skeleton name="s"><body name="b"><inertia><mass>1</mass></inertia>'
-            "<visualization_shape><geometry><mesh><file_name>{}</file_name></mesh></geometry></visualization_shape>"
+            "<visualization_shape><geometry><mesh><file_name>{}</file_name><scale>1 1 1</scale></mesh></geometry></visualization_shape>"
             '</body><joint type="free" name="j"><parent>world</parent><child>b</child></joint></skeleton></world></skel>')
 
     def convert(probe, path: str):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -316,6 +317,8 @@ _SKELETON: _Kind = (frozenset({"name"}), {"transformation": _V, "mobile": _V, "b
 _PHYSICS: _Kind = (_NO_ATTRIBUTES, dict.fromkeys(("time_step", "gravity", "collision_detector"), _V))
 _SKEL: _Kind = (frozenset({"version"}), {"world": (_WHOLE, _FIRST)})  # (version: the format's, nothing to hold)
 _AXES_READ = {"revolute": 1, "prismatic": 1, "screw": 1, "universal": 2}  # joints whose <axis>/<axis2> give directions
+# joints whose DOFs DART sets only through <dof> elements: an <axis>, its <limit> or <dynamics> is not read
+_NO_OLD_STYLE_AXES = frozenset(("ball", "free"))
 _SHOWN = 10  # unread items named in the warning (all are in the metadata)
 
 
@@ -325,7 +328,7 @@ def _joint_kind(jtype: str) -> _Kind:
     direction only where the type takes one, a pitch for a screw), its plane or axis order."""
     children: dict[str, tuple[object, bool]] = {
         "parent": _V, "child": _V, "transformation": _V, "init_pos": _V, "init_vel": _V, "dof": (_DOF, _ALL)}
-    for i in range(JOINT_DOFS.get(jtype, 0)):
+    for i in range(0 if jtype in _NO_OLD_STYLE_AXES else JOINT_DOFS.get(jtype, 0)):
         axis: dict[str, tuple[object, bool]] = {"damping": _V, "dynamics": ((_NO_ATTRIBUTES, _DYNAMICS), _FIRST),
                                                 "limit": (_LIMITS, _FIRST)}
         if i < _AXES_READ.get(jtype, 0):
@@ -551,6 +554,8 @@ def _body(r: _SkelReader, el: etree._Element, skel_frame: np.ndarray, options: L
         mass = r.float_text(mass_el)
         if mass < 0:
             raise r.error(mass_el, f"body '{name}': mass {mass} is negative")
+        if mass == 0:
+            diag.warn(f"line {mass_el.sourceline}: body '{name}' has mass 0 (DART warns about it too)")
         com = r.vector(inertia_el, "offset", 3, (0.0, 0.0, 0.0))
         moi = r.child(inertia_el, "moment_of_inertia")
         if moi is not None:
@@ -630,7 +635,10 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
         data["spheres"] = spheres
     elif tag == "mesh":
         filename = r.text(r.need(g, "file_name"))
-        scale = r.vector(g, "scale", 3, (1.0, 1.0, 1.0))
+        if not filename:
+            raise r.error(r.child(g, "file_name"), f"body '{body}': <mesh> has an empty <file_name> (DART refuses it)")
+        r.need(g, "scale", " (DART refuses a mesh without one)")
+        scale = r.vector(g, "scale", 3)
         data.update(filename=filename, scale=scale, element=g)  # read only if the inertia needs it
         shape = Mesh(pose, filename=filename, scale=scale)
     if shape is None:
@@ -679,7 +687,7 @@ def _dart_size(r: _SkelReader, g: etree._Element, tag: str, body: str, diag: Dia
 
 def _mesh_extents(filename: str, scale: np.ndarray, options: LoadOptions, diag: Diagnostics,
                   el: etree._Element, body: str) -> np.ndarray | None:
-    """Bounding-box extents of an OBJ mesh, which DART uses for the inertia of a mesh shape.
+    """Bounding-box extents of an OBJ or STL mesh, which DART uses for the inertia of a mesh shape.
 
     Only meshes this load may read (see formats.base.referenced_file: the SKEL file's own directory
     tree and the allowed directories) are opened; any other does not count, with a warning.
@@ -690,25 +698,38 @@ def _mesh_extents(filename: str, scale: np.ndarray, options: LoadOptions, diag: 
     except FileAccessRefused as e:
         diag.warn(f"line {el.sourceline}: {e.message}; it does not count for the inertia computed from the shapes")
         return None
-    if not (path.lower().endswith(".obj") and os.path.isfile(path)):
-        diag.warn(f"line {el.sourceline}: {lost} not found (or not OBJ): it does not count for the inertia "
-                  "computed from the shapes")
+    if not os.path.isfile(path):
+        diag.warn(f"line {el.sourceline}: {lost} not found: it does not count for the inertia computed from the shapes")
         return None
-    lo = np.full(3, np.inf)
-    hi = np.full(3, -np.inf)
+    kind = path.lower().rsplit(".", 1)[-1]
+    if kind not in ("obj", "stl"):
+        diag.warn(f"line {el.sourceline}: {lost} is not OBJ or STL, the mesh formats read here for the bounding box "
+                  "DART gives its inertia: it does not count for the inertia computed from the shapes")
+        return None
     try:
-        data = read_file_limited(path)
-        for line in data.decode("utf-8", errors="replace").splitlines():
-            if line.startswith("v "):
-                p = np.array([float(x) for x in line.split()[1:4]])
-                lo = np.minimum(lo, p)
-                hi = np.maximum(hi, p)
-    except (ModelError, ValueError):
+        points = _mesh_points(read_file_limited(path), kind)
+    except (ModelError, ValueError, struct.error):
         diag.warn(f"line {el.sourceline}: cannot read mesh '{filename}' for its bounding box")
         return None
-    if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
+    if not len(points) or not np.all(np.isfinite(points)):
         return None
-    return (hi - lo) * np.abs(scale)
+    return (points.max(axis=0) - points.min(axis=0)) * np.abs(scale)
+
+
+_STL_TRIANGLE = np.dtype([("normal", "<f4", 3), ("vertices", "<f4", (3, 3)), ("attributes", "<u2")])
+
+
+def _mesh_points(data: bytes, kind: str) -> np.ndarray:
+    """The vertices of an OBJ, or of a binary or ASCII STL, as an n x 3 array."""
+    if kind == "stl":
+        count = struct.unpack_from("<I", data, 80)[0] if len(data) >= 84 else -1
+        if len(data) == 84 + 50 * count:  # binary: per 50-byte triangle a normal, three vertices, two bytes
+            triangles = np.frombuffer(data, dtype=_STL_TRIANGLE, count=count, offset=84)
+            return triangles["vertices"].reshape(-1, 3).astype(float)
+        lines = (line.split() for line in data.decode("utf-8", errors="replace").splitlines())
+        return np.array([[float(x) for x in f[1:4]] for f in lines if f[:1] == ["vertex"]]).reshape(-1, 3)
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    return np.array([[float(x) for x in line.split()[1:4]] for line in lines if line.startswith("v ")]).reshape(-1, 3)
 
 
 # -- inertia from shapes (dartpy 6.20) --------------------------------------------------------
@@ -782,7 +803,8 @@ def _shape_volume_inertia(tag: str, d: dict, body: str, options: LoadOptions,
         e = _mesh_extents(d["filename"], d["scale"], options, diag, d["element"], body)
         if e is None:
             return None
-        return float(np.prod(e)), lambda m: _box_moments(m, e)
+        volume = float(np.prod(e))
+        return (volume if volume > 0 else 1.0), lambda m: _box_moments(m, e)  # (dartpy: a flat mesh weighs as volume 1)
     return None
 
 
@@ -880,6 +902,10 @@ def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: D
     _init_values(r, el, joint, "init_vel", "init_vel")
     for dof_el in find_children(el, "dof"):
         _dof_element(r, dof_el, joint, lost)
+    for i, dof in enumerate(joint.dofs):
+        if dof.lower > dof.upper:  # (DART keeps such a DOF; no model can hold it)
+            raise r.error(el, f"joint '{name}': DOF {i} has its lower position limit {dof.lower:g} above its upper "
+                              f"limit {dof.upper:g}")
     return joint
 
 
@@ -897,6 +923,9 @@ def _axis(r: _SkelReader, el: etree._Element, tag: str, name: str, raw: bool = F
 def _plane_axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics | None = None) -> None:
     plane = r.child(el, "plane")
     ptype = "xy" if plane is None else (plane.get("type") or "").strip()
+    if plane is None and diag is not None:
+        diag.warn(f"line {el.sourceline}: {joint.type} joint '{joint.name}' has no <plane>: it moves in the xy plane "
+                  "(DART's default, which DART warns about too)")
     fixed = {"xy": ((1, 0, 0), (0, 1, 0)), "yz": ((0, 1, 0), (0, 0, 1)), "zx": ((0, 0, 1), (1, 0, 0))}
     if ptype in fixed:
         t1, t2 = (np.array(a, dtype=float) for a in fixed[ptype])
@@ -938,12 +967,14 @@ def _axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) 
     elif t == "translational":
         joint.axes = list(np.eye(3))
     elif t in ("planar", "translational2d"):
-        _plane_axes(r, el, joint)
+        _plane_axes(r, el, joint, diag)
         if t == "translational2d":
             joint.axes = joint.axes[:2]
 
 
 def _old_style_dofs(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) -> None:
+    if joint.type in _NO_OLD_STYLE_AXES:  # (named as not read, as DART reads none of it)
+        return
     for i, dof in enumerate(joint.dofs):
         tag = "axis" if i == 0 else f"axis{i + 1}"
         axis_el = r.child(el, tag)
