@@ -38,7 +38,7 @@ BUILD = REPO / "build" / "test_sdf"
 def _sdf_files() -> list[Path]:
     files = sorted((SDF_TESTS / "sdf").glob("*.sdf")) + sorted((SDF_TESTS / "sdf").glob("*.world"))
     files += sorted((SDF_TESTS / "integration").glob("*.sdf")) + sorted((MODELS / "sdf" / "idyntree").glob("*.sdf"))
-    return files
+    return files + sorted((MODELS / "sdf" / "checks").glob("*.sdf"))  # (ours: test/models/sdf/checks/README.md)
 
 
 # Files where we deliberately differ from libsdformat 12.3 (see docs/sdf.md), or that use features
@@ -122,13 +122,17 @@ def compare_with_libsdformat(reference: Path, path: Path) -> None:
     for name, d in m["links"].items():
         np.testing.assert_allclose(graph.links[name], _h(d["pose"]), atol=1e-9, err_msg=f"link {name}")
         el, scope = graph.link_elements[name]
-        link = sdf.read_link(scope.r, el, name, scope, Diagnostics())
+        link = sdf.read_link(scope.r, el, name, scope, Diagnostics(), graph=graph)
         if el.find("inertial") is not None and el.find("inertial").get("auto") == "true":
             continue  # SDF 1.11 automatic inertia, after libsdformat 12: test_auto_inertia_from_collisions
         assert link.inertia.mass == pytest.approx(d["mass"])
         np.testing.assert_allclose(link.inertia.com, d["com"], atol=1e-12)
         np.testing.assert_allclose(link.inertia.inertia.ravel(), d["inertia"], atol=1e-9, err_msg=f"inertia {name}")
         assert len(link.visuals) <= d["visuals"] and len(link.collisions) <= d["collisions"]
+        for kind, shapes in (("visual", link.visuals), ("collision", link.collisions)):
+            for shape in shapes:  # (placed as libsdformat resolves their relative_to)
+                want = np.linalg.inv(_h(d["pose"])) @ _h(d["shapes"][f"{kind} {shape.name}"])
+                np.testing.assert_allclose(shape.link_H_geometry, want, atol=1e-9, err_msg=f"{kind} {shape.name} of {name}")
     assert set(graph.joints) == set(m["joints"])
     for name, d in m["joints"].items():
         j = graph.joints[name]

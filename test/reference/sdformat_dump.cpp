@@ -122,10 +122,23 @@ void dumpModel(const sdf::Model *m, const std::string &prefix, const Pose3d &top
     for (int a = 0; a < 3; ++a)
       for (int b = 0; b < 3; ++b) inertia += (a || b ? "," : "") + num(moi(a, b));
     inertia += "]";
+    // each visual's and collision's pose in the top model frame, resolved as libsdformat resolves relative_to
+    std::string shapes = "{";
+    auto shape = [&](const std::string &key, const sdf::SemanticPose &sp) {
+      Pose3d q;
+      auto se = sp.Resolve(q, "__model__");
+      if (!se.empty()) out.problems.push_back(key + ": " + se[0].Message());
+      shapes += (shapes.size() > 1 ? "," : "") + esc(key) + ":" + pose(topHScope * q);
+    };
+    for (uint64_t v = 0; v < l->VisualCount(); ++v)
+      shape("visual " + l->VisualByIndex(v)->Name(), l->VisualByIndex(v)->SemanticPose());
+    for (uint64_t c = 0; c < l->CollisionCount(); ++c)
+      shape("collision " + l->CollisionByIndex(c)->Name(), l->CollisionByIndex(c)->SemanticPose());
+    shapes += "}";
     out.links.push_back(esc(scoped(prefix, l->Name())) + ":{\"pose\":" + pose(topHScope * p) +
                         ",\"mass\":" + num(in.MassMatrix().Mass()) + ",\"com\":" + vec(ip.Pos()) +
                         ",\"inertia\":" + inertia + ",\"visuals\":" + std::to_string(l->VisualCount()) +
-                        ",\"collisions\":" + std::to_string(l->CollisionCount()) + "}");
+                        ",\"collisions\":" + std::to_string(l->CollisionCount()) + ",\"shapes\":" + shapes + "}");
     for (uint64_t s = 0; s < l->SensorCount(); ++s)
       sensorJson(l->SensorByIndex(s), prefix, scoped(prefix, l->Name()), topHScope, out);
   }

@@ -94,6 +94,7 @@ class SdfGraph:
     # what the readers of links, joints, shapes and sensors did not read, by their element (kept.look)
     unread: dict[etree._Element, list] = field(default_factory=dict)
     sensor_names: set[str] | None = None  # every name its sensors have or make (to_model, when renaming one)
+    frame_graph: FrameGraph | None = field(default=None, repr=False)  # resolves what a pose is relative_to
     _link_H_model: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def link_H_model(self, link: str) -> np.ndarray:
@@ -134,7 +135,7 @@ def read_sdf(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> SdfG
 
 
 def _resolved(fg: FrameGraph, top: Scope, world: str | None) -> SdfGraph:
-    g = SdfGraph(top.name, top.version, world=world, model_element=top.el, scopes=fg.scopes)
+    g = SdfGraph(top.name, top.version, world=world, model_element=top.el, scopes=fg.scopes, frame_graph=fg)
     g.static = child_bool(top.r, top.el, "static", False) or top.static
     g.canonical = fg.canonical(top)
     for name, vx in fg.v.items():
@@ -284,10 +285,17 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
 def _axis_frame(fg: FrameGraph, vx: Vertex, xyz_el: etree._Element | None, axis_el: etree._Element) -> str:
     scope, r = vx.scope, vx.scope.r
     version = scope.version
-    if version < (1, 5):
-        return scope.model_vertex
     if version < (1, 7):
-        return scope.model_vertex if child_bool(r, axis_el, "use_parent_model_frame", False) else vx.name
+        # libsdformat converts 1.6 use_parent_model_frame=true to expressed_in="__model__"; its 1.4 converter adds
+        # use_parent_model_frame=true where there is none, in the model/joint/axis and world/model/joint/axis of a
+        # document only (not in a model nested in one); an expressed_in is read in these versions too
+        if find_child(axis_el, "use_parent_model_frame") is not None:
+            parent_frame = child_bool(r, axis_el, "use_parent_model_frame", False)
+        else:
+            holder = scope.el.getparent()
+            parent_frame = version < (1, 5) and (holder is None or holder.tag in ("sdf", "world"))
+        if parent_frame:
+            return scope.model_vertex
     expressed = (xyz_el.get("expressed_in") or "").strip() if xyz_el is not None else ""
     if not expressed:
         return vx.name

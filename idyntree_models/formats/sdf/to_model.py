@@ -10,6 +10,7 @@ tree (`free_bodies`).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from lxml import etree
@@ -82,7 +83,7 @@ def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None =
     shape_elements: dict[str, list[etree._Element]] = {}
     for name in g.links:
         el, scope = g.link_elements[name]
-        model.links[name] = read_link(scope.r, el, name, scope, diag, shape_elements.setdefault(name, []), g.unread)
+        model.links[name] = read_link(scope.r, el, name, scope, diag, shape_elements.setdefault(name, []), g.unread, g)
     world_joints: dict[str, dict] = {}
     far = far_apart(list(g.links.values()) + [j.model_H_joint for j in g.joints.values()])
     for j in g.joints.values():
@@ -171,11 +172,30 @@ def _join_free_bodies(model: Model, g: SdfGraph, diag: Diagnostics, options: Loa
 
 
 # -- links ----------------------------------------------------------------------------------------------
+def _placer(g: SdfGraph | None, link: str, scope: Scope) -> Callable[[str, etree._Element], np.ndarray] | None:
+    """link_H_frame of the frame a shape's pose names in relative_to (in the link's model), as libsdformat
+    resolves it."""
+    fg = g.frame_graph if g is not None else None
+    if fg is None:
+        return None
+
+    def link_H(ref: str, pose_el: etree._Element) -> np.ndarray:
+        target = fg.resolve_or_fail(scope, ref, pose_el, "relative_to")
+        if target == WORLD:
+            raise scope.r.error(pose_el, "a pose relative to 'world' cannot be resolved inside a model")
+        return g.link_H_model(link) @ fg.pose(target)
+
+    return link_H
+
+
 def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: Diagnostics,
               shape_elements: list[etree._Element] | None = None,
-              unread_in: dict[etree._Element, list] | None = None) -> Link:
+              unread_in: dict[etree._Element, list] | None = None, graph: SdfGraph | None = None) -> Link:
     """`shape_elements` gets the <visual> and <collision> elements that became shapes, `unread_in` what the link
-    and its shapes hold unread, by element (kept.keep_unread)."""
+    and its shapes hold unread, by element (kept.keep_unread); `graph` (the resolved model) places a shape
+    whose pose is relative_to another frame (without it, such a pose is read in the link frame, with a
+    warning)."""
+    placed = _placer(graph, name, scope)
     link = Link(name)
     many: dict[str, list[etree._Element]] = {}
     notes: list = []
@@ -187,7 +207,7 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
             if sname in seen:
                 raise r.error(shape_el, f"duplicate {kind} name '{sname}' in link '{name}' (first at line {seen[sname]})")
             seen[sname] = shape_el.sourceline
-            shape = _shape(r, shape_el, name, scope, diag, unread_in)
+            shape = _shape(r, shape_el, name, scope, diag, unread_in, placed)
             if shape is not None:
                 (link.visuals if kind == "visual" else link.collisions).append(shape)
                 if shape_elements is not None:
@@ -266,7 +286,8 @@ def _auto_inertia(r: XmlReader, link_el: etree._Element, inertial: etree._Elemen
 
 
 def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diagnostics,
-           unread_in: dict[etree._Element, list] | None = None) -> Shape | None:
+           unread_in: dict[etree._Element, list] | None = None,
+           placed: Callable[[str, etree._Element], np.ndarray] | None = None) -> Shape | None:
     notes: list = []
     first = look(el, VISUAL_TAGS if el.tag == "visual" else COLLISION_TAGS, (), notes, ATTRIBUTES[el.tag])
     mat_el = first.get("material")
@@ -287,7 +308,10 @@ def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diag
         unread_in[el] = notes
     pose, rel = read_pose(r, first.get("pose"), scope.version)
     if rel and rel != link.split("::")[-1]:
-        diag.warn(f"line {el.sourceline}: <{el.tag}> pose relative_to '{rel}' is read as relative to its link")
+        if placed is not None:
+            pose = placed(rel, first.get("pose")) @ pose
+        else:
+            diag.warn(f"line {el.sourceline}: <{el.tag}> pose relative_to '{rel}' is read as relative to its link")
     name = el.get("name")
     shape: Shape
     if g.tag == "box":
