@@ -107,7 +107,8 @@ def compare_with_libsdformat(reference: Path, path: Path) -> None:
                 with pytest.raises(ModelError) as e:
                     sdf.graph_to_model(graph, diag)
                 error = str(e.value)
-            assert str(path) in error, error
+            # the file at fault: the document, or a file it includes (beside it), with the line
+            assert str(path) in error or str(path.with_suffix("")) + "/" in error, error
             assert len(error) > len(str(path)) + 10
         return
     if "model" not in ref:
@@ -607,3 +608,17 @@ def test_auto_inertia_from_collisions() -> None:
     assert m.links["mesh"].inertia.mass == 3 and any("cannot be computed from mesh" in w for w in warnings)
     with pytest.raises(ModelError, match="needs collision shapes"):
         load_model('<sdf version="1.11"><model name="m"><link name="l"><inertial auto="true"/></link></model></sdf>')
+
+
+def test_a_static_model_s_loose_links_are_fixed_and_unread_worlds_are_said() -> None:
+    """A static model moves nothing: its links joined to no joint are fixed where the model puts them (they
+    were given six-joint free chains, called free); a world the file holds beside the one read is named."""
+    checks = MODELS / "sdf" / "checks"
+    warnings: list[str] = []
+    model = load_model(checks / "static_loose_links.sdf", warnings=warnings)
+    assert [j.type for j in model.joints.values()] == [JointType.FIXED] and "free_bodies" not in model.metadata
+    assert not any("free link" in w for w in warnings), warnings
+    np.testing.assert_allclose(Kinematics(model).world_transforms({})["b"][:3, 3], [1.0, 0.0, 0.0], atol=1e-12)
+    warnings = []
+    load_model(checks / "two_worlds.sdf", warnings=warnings)
+    assert any("the file has 2 worlds: the first, 'w1', is read, 'w2' not" in w for w in warnings), warnings

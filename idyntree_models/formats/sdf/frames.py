@@ -24,7 +24,7 @@ from ...errors import ModelError
 from ...model.transforms import inverse
 from ..base import Diagnostics, LoadOptions
 from ..xmlutil import XmlReader, find_child
-from .document import child_bool, child_text, is_true, read_document, read_pose
+from .document import check_values, child_bool, child_text, is_true, read_document, read_pose
 from .kept import ATTRIBUTES, FRAME_TAGS, look
 from .uris import (
     MAX_INCLUDE_DEPTH,
@@ -251,6 +251,7 @@ class FrameGraph:
         if self.policy.bytes_read > MAX_TOTAL_BYTES:
             raise r.error(inc, f"the included files add up to more than {MAX_TOTAL_BYTES} bytes; refused")
         sub_root, sub_r, sub_version = read_document(data, path, self.diag)
+        check_values(sub_r, sub_root)  # (as the including document's: libsdformat reads both alike)
         model_el = find_child(sub_root, "model")
         if model_el is None:
             if find_child(sub_root, "light") is not None or find_child(sub_root, "actor") is not None:

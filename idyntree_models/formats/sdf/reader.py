@@ -164,6 +164,12 @@ def _choose_model(fg: FrameGraph, root: etree._Element, r: XmlReader, version: t
     wanted = fg.options.model
     models = find_children(root, "model")
     worlds = find_children(root, "world")
+    if models and worlds:
+        fg.diag.warn(f"the file has a top-level <model> and {len(worlds)} <world>(s): the model is read, the "
+                     f"world(s) {', '.join(repr(w.get('name', '?')) for w in worlds)} are not")
+    if len(worlds) > 1 and not models:
+        fg.diag.warn(f"the file has {len(worlds)} worlds: the first, '{worlds[0].get('name', '?')}', is read, "
+                     f"{', '.join(repr(w.get('name', '?')) for w in worlds[1:])} not")
     if models:
         if len(models) > 1:
             fg.diag.warn(f"the file has {len(models)} top-level models; libsdformat uses the first")

@@ -151,6 +151,11 @@ def _join_free_bodies(model: Model, g: SdfGraph, diag: Diagnostics, options: Loa
     free = [n for n in roots if n != base and n not in fixed_to_world]
     if not free:
         return
+    if g.static:  # nothing of a static model moves: its loose links are fixed where the model puts them
+        for link in free:
+            jname = unique_name(f"{link}_static_joint", lambda n: n in model.joints or model.has_frame(n))
+            model.joints[jname] = Joint(jname, JointType.FIXED, base, link, inverse(base_H) @ g.links[link])
+        return
     if options.free_bodies == "error":
         shown = ", ".join(f"'{n}'" for n in free[:10]) + (" ..." if len(free) > 10 else "")
         raise ModelError(
@@ -481,9 +486,8 @@ _IMU_KINDS = (SensorType.ACCELEROMETER.value, SensorType.GYROSCOPE.value, Sensor
 
 def _add_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> None:
     el = s.el
-    if not s.type:
-        diag.warn(f"line {el.sourceline}: sensor '{s.name}' has no type; ignored")
-        return
+    if not s.type:  # (a required attribute: libsdformat refuses the file)
+        raise s.scope.r.error(el, f"sensor '{s.name}' has no type")
     if s.owner in g.links:
         _add_link_sensor(model, g, s, diag)
         return
