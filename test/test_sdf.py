@@ -203,7 +203,7 @@ def test_shared_files_load_as_models_where_trees() -> None:
     loaded = 0
     for path in _sdf_files():
         graph, error, diag = _ours(path)
-        if graph is None:
+        if graph is None or any(word in path.name for word in DELIBERATELY_INVALID):  # (refused: compare_with_...)
             continue
         try:
             sdf.graph_to_model(graph, diag)
