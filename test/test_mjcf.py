@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from pathlib import Path
 
 import numpy as np
@@ -353,7 +354,7 @@ def test_a_mesh_name_too_long_for_the_file_system_is_left_out_not_a_crash(tmp_pa
 def test_a_radius_near_the_largest_double_loads_and_round_trips(geom):
     """Found by the fuzzer right after the half-size limit above was added: it applied to radii too (held as
     they are, not doubled), so the MJCF export of an SDF sphere of radius 1e308 did not load back."""
-    text = _one_body('<inertial mass="1" diaginertia="1 1 1"/>' + geom)
+    text = _one_body('<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>' + geom)
     model = load_model(text, format="mjcf")
     back = load_model(export_model(model, "mjcf"), format="mjcf")
     assert model_differences(model, back) == []
@@ -364,7 +365,7 @@ def test_a_diaginertia_that_overflows_once_turned_is_refused_at_its_line():
     """Found by the fuzzer: the largest double as every principal moment, turned by the inertial's quat,
     overflowed in numpy (a warning) before validation refused the link without a line."""
     big = "1.7976931348623157e308"
-    text = _one_body(f'<inertial mass="1" diaginertia="{big} {big} {big}" quat="0.9 0.1 0.3 0.2"/>')
+    text = _one_body(f'<inertial pos="0 0 0" mass="1" diaginertia="{big} {big} {big}" quat="0.9 0.1 0.3 0.2"/>')
     with pytest.raises(ModelError, match="diaginertia turned by the inertial's orientation is beyond") as e:
         load_model(text, format="mjcf")
     assert e.value.line == 5
@@ -646,3 +647,28 @@ def test_meshdir_applies_to_a_document_given_as_text():
 <worldbody><body name="a"><joint name="j"/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>"""
     model = load_model(text, format="mjcf")
     assert model.links["a"].visuals[0].filename == str(Path("meshes") / "part.stl")
+
+
+@pytest.mark.parametrize("compiler, joint, geom, extra, message", [
+    ('<compiler angle="degrees"/>', "", 'size="0.1"', "", 'angle="degrees" is not one of degree, radian'),
+    ('<compiler angle="RADIAN"/>', "", 'size="0.1"', "", 'angle="RADIAN" is not one of degree, radian'),
+    ('<compiler inertiafromgeom="yes"/>', "", 'size="0.1"', "", 'inertiafromgeom="yes" is not one of'),
+    ('<compiler autolimits="maybe"/>', "", 'size="0.1"', "", 'autolimits="maybe" is not one of'),
+    ("", 'range="-1 1" limited="False"', 'size="0.1"', "", 'limited="False" is not one of false, true, auto'),
+    ("", 'limited="true"', 'size="0.1"', "", 'limited="true" without a range'),
+    ("", 'actuatorfrcrange="-1 1" actuatorfrclimited="x"', 'size="0.1"', "", 'actuatorfrclimited="x" is not one'),
+    ("", "", 'type="foo" size="0.1"', "", 'type="foo" is not one of plane'),
+    ("", "", 'size="0.1" contype="x"', "", 'contype="x" is not an integer'),
+    ("", "", 'size="0.1"', '<inertial mass="1" diaginertia="1 1 1"/>', "missing required attribute 'pos'"),
+])
+def test_keywords_and_attributes_mujoco_refuses_are_refused(compiler, joint, geom, extra, message):
+    """A keyword MuJoCo does not know was read as another (angle="degrees" as radians, limited="False" as
+    limited, an unknown geom type as one we do not hold) or an attribute it requires went missing unnoticed:
+    MuJoCo refuses each (checked here), and so do we, naming the element."""
+    text = (f'<mujoco>{compiler}\n<worldbody><body name="a">\n<joint name="j" {joint}/><geom {geom}/>{extra}'
+            "</body></worldbody></mujoco>")
+    with pytest.raises(ValueError):
+        mujoco.MjModel.from_xml_string(text)
+    with pytest.raises(ModelError, match=re.escape(message)) as e:
+        load_model(text, format="mjcf")
+    assert e.value.line in (1, 3)

@@ -591,12 +591,12 @@ class _Importer:
         comp: dict[str, str] = {}
         for c in root.findall("compiler"):
             comp.update(c.attrib)
-        self.degrees = comp.get("angle", "degree").strip() == "degree"
+        self.degrees = _compiler_keyword(self.r, root, comp, "angle", ("degree", "radian"), "degree") == "degree"
         self.eulerseq = comp.get("eulerseq", "xyz").strip()
         if len(self.eulerseq) != 3 or any(ch not in "xyzXYZ" for ch in self.eulerseq):
             raise self.r.error(root.find("compiler"), f"eulerseq must be three of x, y, z, X, Y, Z (got '{self.eulerseq}')")
-        self.inertia_from_geom = comp.get("inertiafromgeom", "auto").strip()
-        self.autolimits = comp.get("autolimits", "true").strip() == "true"
+        self.inertia_from_geom = _compiler_keyword(self.r, root, comp, "inertiafromgeom", ("false", "true", "auto"), "auto")
+        self.autolimits = _compiler_keyword(self.r, root, comp, "autolimits", ("false", "true"), "true") == "true"
         groups = self.r.floats_list(root.find("compiler"), comp["inertiagrouprange"], "attribute 'inertiagrouprange'",
                                     2) if "inertiagrouprange" in comp else (0.0, 5.0)
         self.inertia_groups = (groups[0], groups[1])  # geoms of groups outside these count in no inertia (MuJoCo)
@@ -917,7 +917,7 @@ class _Importer:
     def _limited(self, el, a: dict, rng: np.ndarray, key: str, flag: str) -> bool:
         """Whether MuJoCo limits a joint by its `key` range: `flag` true (the range must then be increasing),
         false, or auto (limited where the range increases; refused without autolimits, as MuJoCo does)."""
-        limited = a.get(flag, "auto").strip()
+        limited = _keyword(self.r, el, a, flag, ("false", "true", "auto"), "auto")
         if limited == "auto":
             if not self.autolimits:
                 raise self.r.error(el, f"joint has {key} but not {flag}, and the compiler's autolimits is false "
@@ -956,6 +956,8 @@ class _Importer:
         revolute = kind == "hinge"
         limits = Limits()
         rng = self.floats(el, a, "range", 2)
+        if rng is None and a.get("limited") == "true":  # (MuJoCo: the default range 0 0 does not increase)
+            raise self.r.error(el, "limited=\"true\" without a range (MuJoCo refuses it)")
         if rng is not None and self._limited(el, a, rng, "range", "limited"):
             lo, hi = (self.angle(rng[0]), self.angle(rng[1])) if revolute else (rng[0], rng[1])
             limits.has_position_limits, limits.min_position, limits.max_position = True, lo, hi
@@ -1027,6 +1029,8 @@ class _Importer:
             mass = float(self.floats(inertial, a, "mass", 1)[0]) if "mass" in a else None
             if mass is None:
                 raise self.r.error(inertial, "missing required attribute 'mass'")
+            if "pos" not in a:  # (required by MuJoCo)
+                raise self.r.error(inertial, "missing required attribute 'pos'")
             rot = self.rotation(inertial, a)
             if "fullinertia" in a:
                 f = self.floats(inertial, a, "fullinertia", 6)
@@ -1068,7 +1072,7 @@ class _Importer:
         return make_transform(_z_to(p1 - p2), middle)  # MuJoCo points z from "to" towards "from"
 
     def _geom_size(self, el, a: dict) -> tuple[str, np.ndarray]:
-        kind = a.get("type", "sphere")
+        kind = _keyword(self.r, el, a, "type", _GEOM_TYPES, "sphere")
         size = self.floats(el, a, "size", None, (0.0, 0.0, 0.0))
         size = np.concatenate([size, np.zeros(3)])[:3]
         if "fromto" in a and kind in ("capsule", "cylinder", "box", "ellipsoid"):
@@ -1121,7 +1125,7 @@ class _Importer:
                 ma.get("rgba")  # (the geom's own colour wins, as in MuJoCo)
         if rgba is not None:
             shape.material = Material(a.get("material"), rgba)
-        contacts = a.get("contype", "1").strip() != "0" or a.get("conaffinity", "1").strip() != "0"
+        contacts = _integer(self.r, el, a, "contype", 1) != 0 or _integer(self.r, el, a, "conaffinity", 1) != 0
         group = a.get("group", "0").strip()
         if not contacts:
             link.visuals.append(shape)
@@ -1305,6 +1309,34 @@ def load(text: str, options: LoadOptions, diag: Diagnostics) -> Model:
 
 
 _MAX_HALF_SIZE = 0.5 * np.finfo(float).max
+
+
+_GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh", "sdf")
+
+
+def _keyword(r: XmlReader, el: etree._Element, a: dict, key: str, allowed: tuple[str, ...], default: str) -> str:
+    """An attribute that takes one of MuJoCo's keywords (exactly as written: MuJoCo refuses "False", "RADIAN")."""
+    value = a.get(key, default)
+    if value not in allowed:
+        raise r.error(el, f"{key}=\"{value}\" is not one of {', '.join(allowed)} (MuJoCo refuses it)")
+    return value
+
+
+def _compiler_keyword(r: XmlReader, root: etree._Element, comp: dict, key: str, allowed: tuple[str, ...],
+                      default: str) -> str:
+    """_keyword of the <compiler> settings (the last <compiler> giving `key` is the one named)."""
+    holder = next((c for c in reversed(root.findall("compiler")) if key in c.attrib), root)
+    return _keyword(r, holder, comp, key, allowed, default)
+
+
+def _integer(r: XmlReader, el: etree._Element, a: dict, key: str, default: int) -> int:
+    raw = a.get(key)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise r.error(el, f"{key}=\"{raw}\" is not an integer (MuJoCo refuses it)") from None
 
 
 def _fitted(kind: str, a: dict) -> bool:
