@@ -366,6 +366,10 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
                 "friction": found_float(r, dyn, "friction", 0.0),
             }
         )
+    for tag in ("axis", "axis2")[dof:]:  # (an axis a joint of fewer DOF does not read: libsdformat checks it too)
+        xyz_el = find_child(find_child(el, tag), "xyz") if find_child(el, tag) is not None else None
+        if xyz_el is not None and r.text(xyz_el) and not np.any(r.floats_text(xyz_el, 3)):
+            raise r.error(xyz_el, f"joint '{jname}': the <{tag}><xyz> direction has zero length")
     extra: dict = {}
     if jtype == "screw":
         if "screw_thread_pitch" in first:
