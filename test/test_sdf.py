@@ -622,3 +622,13 @@ def test_a_static_model_s_loose_links_are_fixed_and_unread_worlds_are_said() -> 
     warnings = []
     load_model(checks / "two_worlds.sdf", warnings=warnings)
     assert any("the file has 2 worlds: the first, 'w1', is read, 'w2' not" in w for w in warnings), warnings
+
+
+def test_a_sensor_type_sdf_does_not_define_is_said() -> None:
+    """libsdformat 12 refuses the file; a newer specification may define the type, so it is kept, with a word."""
+    text = ('<sdf version="1.9"><model name="m"><link name="a"><sensor name="s" type="foo"/>'
+            '<sensor name="c" type="logical_camera"/></link></model></sdf>')
+    model, warnings = _load(text)
+    assert model.sensors["s"].subtype == "foo"
+    assert [w for w in warnings if "type" in w] == ["line 1: sensor 's' has type 'foo', which SDF does not define: "
+                                                    "kept as written"], warnings

@@ -480,6 +480,13 @@ def _add_two_axis_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostic
 
 # -- sensors ----------------------------------------------------------------------------------------------
 _IDT_KIND = f"{{{IDYNTREE_NS}}}kind"
+# the sensor types of SDF 1.4 to 1.11 (//sensor/@type)
+SENSOR_TYPES = frozenset((
+    "air_pressure", "air_speed", "altimeter", "boundingbox", "boundingbox_camera", "camera", "contact", "custom", "depth",
+    "depth_camera", "dvl", "force_torque", "gps", "gpu_lidar", "gpu_ray", "imu", "lidar", "logical_camera",
+    "magnetometer", "multicamera", "navsat", "ray", "rfid", "rfidtag", "rgbd", "rgbd_camera", "segmentation",
+    "segmentation_camera", "sonar", "thermal", "thermal_camera", "transceiver", "wide_angle_camera",
+    "wireless_receiver", "wireless_transmitter"))
 # what our exporter writes as an IMU measuring one thing (<idyntree:kind>)
 _IMU_KINDS = (SensorType.ACCELEROMETER.value, SensorType.GYROSCOPE.value, SensorType.ANGULAR_ACCELEROMETER.value)
 
@@ -535,6 +542,9 @@ def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics)
     if s.type == "force_torque":
         diag.warn(f"line {el.sourceline}: force_torque sensor '{s.name}' is in a link, not a joint; ignored")
         return
+    if s.type not in SENSOR_TYPES:  # (libsdformat refuses the file; a newer specification may have the type)
+        diag.warn(f"line {el.sourceline}: sensor '{s.name}' has type '{s.type}', which SDF does not define: kept as "
+                  "written")
     _unique_sensor_name(model, g, s, diag)
     s.model_name = s.name
     model.sensors[s.name] = LinkSensor(s.name, parent_link=s.owner, link_H_sensor=link_H,
