@@ -660,6 +660,15 @@ def test_meshdir_applies_to_a_document_given_as_text():
     ("", "", 'type="foo" size="0.1"', "", 'type="foo" is not one of plane'),
     ("", "", 'size="0.1" contype="x"', "", 'contype="x" is not an integer'),
     ("", "", 'size="0.1"', '<inertial mass="1" diaginertia="1 1 1"/>', "missing required attribute 'pos'"),
+    ("", "", 'size="0.1"', '<inertial pos="0 0 0" mass="1" fullinertia="1 1 1 0 0 0" quat="1 0 0 0"/>',
+     "fullinertia cannot be given with quat"),
+    ("", "", 'size="0.1"', '<inertial pos="0 0 0" mass="1" fullinertia="1 1 1 0 0 0" diaginertia="1 1 1"/>',
+     "fullinertia cannot be given with diaginertia"),
+    ("", 'type="ball"', 'size="0.1"', '<joint name="k" type="hinge"/>', "a ball joint followed by a rotation"),
+    ("", "", 'size="0.1" mass="-1"', "", "geom mass -1 is negative"),
+    ("", "", 'size="0.1" group="6.5"', "", 'group="6.5" is not an integer'),
+    ('<default class="top"><geom size="0.1"/></default>', "", 'size="0.1"', "",
+     "the top-level <default> is class 'main' and cannot be renamed 'top'"),
 ])
 def test_keywords_and_attributes_mujoco_refuses_are_refused(compiler, joint, geom, extra, message):
     """A keyword MuJoCo does not know was read as another (angle="degrees" as radians, limited="False" as

@@ -631,7 +631,9 @@ class _Importer:
 
     # defaults and attributes -------------------------------------------------------------------
     def _defaults(self, el: etree._Element, inherited: dict, top: bool = False) -> None:
-        name = el.get("class", "main") if not top else el.get("class", "main")
+        name = el.get("class", "main")
+        if top and name != "main":  # (MuJoCo: "top-level default class 'main' cannot be renamed")
+            raise self.r.error(el, f"the top-level <default> is class 'main' and cannot be renamed '{name}'")
         mine = {tag: dict(attrs) for tag, attrs in inherited.items()}
         for child in el:
             if child.tag != "default":
@@ -870,6 +872,11 @@ class _Importer:
         placed = self._body_joints(el, None, cc)  # (body_H_frame of a joint in a <frame>, its class)
         joints = [j for j, _, _ in placed]
         free = [j for j, _, jcc in placed if j.tag == "freejoint" or self.attrs(j, jcc).get("type") == "free"]
+        kinds = [(j, self.attrs(j, jcc).get("type", "hinge")) for j, _, jcc in placed if j.tag == "joint"]
+        after = next((k for k, (_, kind) in enumerate(kinds) if kind == "ball"), len(kinds)) + 1
+        turning = next((j for j, kind in kinds[after:] if kind in ("ball", "hinge")), None)
+        if turning is not None:
+            raise self.r.error(turning, f"body '{name}': a ball joint followed by a rotation (MuJoCo refuses it)")
         if free:
             if (parent is not None and not top) or len(joints) > 1:
                 raise self.r.error(free[0], "a free joint is only supported alone in a top-level body (floating base)")
@@ -1013,7 +1020,7 @@ class _Importer:
                 ga.get("mass"), ga.get("density")
             return
         lo, hi = self.inertia_groups
-        massive = [g for g in geoms if lo <= float(self.floats(g[0], g[1], "group", 1, (0.0,))[0]) <= hi]
+        massive = [g for g in geoms if lo <= _integer(self.r, g[0], g[1], "group", 0) <= hi]
         mode = self.inertia_from_geom
         # MuJoCo: "true" takes the geoms' inertia over an <inertial> (and the <inertial> where there is no geom),
         # "auto" the <inertial> where there is one, "false" nothing but the <inertial>
@@ -1033,6 +1040,9 @@ class _Importer:
                 raise self.r.error(inertial, "missing required attribute 'pos'")
             rot = self.rotation(inertial, a)
             if "fullinertia" in a:
+                beside = [k for k in ("diaginertia", *_ORIENTATIONS) if k in a]
+                if beside:  # (MuJoCo refuses both: the tensor is in the body frame, and one tensor is given)
+                    raise self.r.error(inertial, f"fullinertia cannot be given with {', '.join(beside)}")
                 f = self.floats(inertial, a, "fullinertia", 6)
                 inertia = np.array([[f[0], f[3], f[4]], [f[3], f[1], f[5]], [f[4], f[5], f[2]]])
             elif "diaginertia" in a:
@@ -1090,6 +1100,9 @@ class _Importer:
 
     def _shape(self, link: Link, el, a: dict, pose: np.ndarray) -> None:
         kind, size = self._geom_size(el, a)
+        for key in ("mass", "density"):  # (MuJoCo: "mass, inertia or density are negative in geom")
+            if key in a and float(self.floats(el, a, key, 1)[0]) < 0:
+                raise self.r.error(el, f"geom {key} {a[key]} is negative (MuJoCo refuses it)")
         if _fitted(kind, a):
             self.fitted_geoms += 1
             return
