@@ -548,8 +548,8 @@ def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozense
                 where = f"{kind} '{owner}'"
             if path:
                 where = f"the <{path[-1]}> of {where}"
-            diag.warn(f"line {child.sourceline}: <{tag}> repeated in {where}: only the first is read, as URDF "
-                      "readers do; the repeat is dropped")
+            diag.warn(f"line {child.sourceline}: <{tag}> repeated in {where}: only the first is read, as urdfdom "
+                      "reads it (iDynTree reads the last); the repeat is dropped")
         prev = (tag, n)
     return out
 
@@ -644,6 +644,10 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
     else:
         values.extend(_ZERO6)
     if i_el is not None:
+        keys = i_el.keys()
+        missing = [k for k in _INERTIA_ATTRS if k not in keys] if tuple(keys) != _INERTIA_ATTRS else None
+        if missing:  # (urdfdom refuses it; iDynTree takes a zero inertia, whatever the others say)
+            raise r.error(i_el, f"<inertia> needs all six of ixx ixy ixz iyy iyz izz (missing: {' '.join(missing)})")
         values.extend(r.float_attrs(i_el, _INERTIA_ATTRS, 0.0))  # (other attributes: r.other_attributes)
         if len(i_el):
             r.odd = True
@@ -704,6 +708,8 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
         if scale is not None and len(scale.split()) == 1:  # some exporters write one factor
             s = r.float_attr(g, "scale")
             sc = np.array([s, s, s])
+            diag.warn(f"line {g.sourceline}: mesh scale '{scale}' has one number, read as {s:g} on each axis "
+                      "(urdfdom refuses it, iDynTree reads 1 1 1)")
         else:
             sc = np.array(r.vec3(g, scale, "scale", _ONES))
         n -= scale is not None
@@ -930,12 +936,16 @@ def _links_to_frames(model: Model, root: str) -> None:
         target = model.links[real]
         for src, dst in ((link.visuals, target.visuals), (link.collisions, target.collisions)):
             for shape in src:
-                shape.link_H_geometry = real_H_fake @ shape.link_H_geometry
+                with np.errstate(all="ignore"):  # (a pose beyond a double: validation refuses it, with the link)
+                    shape.link_H_geometry = real_H_fake @ shape.link_H_geometry
                 shape.source_frame = name
                 dst.append(shape)
     frame_joints: dict[str, FrameJoint] = {}
+    lines = model.metadata.get("lines", {})
     for name, (real, real_H_fake) in removed.items():
         model.frames[name] = Frame(name, real, real_H_fake)
+        if f"link '{name}'" in lines:  # (a finding about the frame points at the link it was)
+            lines.setdefault(f"frame '{name}'", lines[f"link '{name}'"])
         joint = neighbours[name][0]
         frame_joints[name] = FrameJoint(joint.name, frame_is_parent=joint.parent == name)
     model.metadata["frame_joints"] = frame_joints
@@ -961,6 +971,8 @@ def _sensors(r: _UrdfReader, elements: list[etree._Element], model: Model,
         if name in lines:
             raise r.error(el, f"duplicate sensor name '{name}' (first defined at line {lines[name]})")
         lines[name] = el.sourceline
+        for kind in ("sensor", "frame"):  # (where validation's findings point: the sensor, and the frame made for it)
+            model.metadata["lines"].setdefault(f"{kind} '{name}'", el.sourceline)
         if stype == "force_torque":
             model.sensors[name] = _ft_sensor(r, el, name, model, diag)
         elif stype in _SENSOR_TYPES:
@@ -999,7 +1011,8 @@ def _sensors(r: _UrdfReader, elements: list[etree._Element], model: Model,
         for name, link, stype, frame, has_origin in placed:
             pose = next(poses) if has_origin else IDENTITY.copy()  # exactly: no -0.0 of a computed one
             if frame is not None:
-                pose = frame.link_H_frame @ pose
+                with np.errstate(all="ignore"):  # (a pose beyond a double: validation refuses it, with the line)
+                    pose = frame.link_H_frame @ pose
             model.sensors[name] = assemble(LinkSensor, name=name, parent_link=link, link_H_sensor=pose,
                                            sensor_type=stype)
     return inner
@@ -1059,7 +1072,8 @@ def _ft_sensor(r: _UrdfReader, el, name: str, model: Model, diag: Diagnostics) -
         first_H, second_H = np.eye(4), inverse(parent_H_child)
     else:
         child_H_sensor = r.origin(el)
-        first_H, second_H = parent_H_child @ child_H_sensor, child_H_sensor
+        with np.errstate(all="ignore"):  # (a pose beyond a double: validation refuses it, with the line)
+            first_H, second_H = parent_H_child @ child_H_sensor, child_H_sensor
     return ForceTorqueSensor(
         name,
         parent_joint=joint_name,
