@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 
 import numpy as np
 
@@ -162,3 +162,31 @@ def free_chain(model: Model, base: str, link: str, base_H_link: np.ndarray, pref
         model.joints[name] = Joint(name, kind, chain[k], chain[k + 1], rest, axis=axes_in_link[:, axis].copy())
         joints.append(name)
     return {"base": base, "joints": joints, "links": chain[1:-1]}
+
+
+def intact_free_chains(model: Model) -> Iterator[tuple[str, dict, list[Joint]]]:
+    """(link, model.metadata["free_bodies"] entry, its six joints) of each free chain that still looks as
+    free_chain made it: its joints there and ending in the link, none limited or a mimic, no frame or sensor
+    riding on its massless links.  An exporter may write such a body free again (SDF: a free link; MJCF: a
+    <freejoint>); a chain a user changed stays a chain of joints."""
+    carrying = {s.frame_link for s in model.sensors.values()} | {f.parent_link for f in model.frames.values()}
+    for link, info in (model.metadata.get("free_bodies") or {}).items():
+        chain = [model.joints.get(j) for j in info.get("joints", [])]
+        if link not in model.links or len(chain) != 6 or any(j is None for j in chain):
+            continue
+        if chain[-1].child != link or any(j.limits.has_position_limits or j.mimic for j in chain):
+            continue
+        if any(n in carrying for n in info.get("links", [])):  # something rides on the chain: keep it
+            continue
+        yield link, info, chain
+
+
+def free_chains_said(info: dict[str, dict]) -> tuple[str, str]:
+    """The free bodies of `info` (model.metadata["free_bodies"]) as a warning names them, and how they were
+    joined, for the readers that make free chains (one wording for both)."""
+    names = list(info)
+    shown = ", ".join(f"'{n}'" for n in names[:10]) + (" ..." if len(names) > 10 else "")
+    first = info[names[0]]["joints"]
+    how = ("by a free joint made of prismatic x, y, z and revolute yaw, pitch, roll joints through massless links "
+           f"(e.g. '{first[0]}' ... '{first[-1]}')")
+    return shown, how

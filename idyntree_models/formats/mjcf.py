@@ -72,7 +72,7 @@ from ..model.transforms import (
     unit_vector,
 )
 from .base import Diagnostics, ExportOptions, LoadOptions
-from .common import FREE_JOINT_AXES, format_number, format_numbers, free_chain
+from .common import FREE_JOINT_AXES, format_number, format_numbers, free_chain, free_chains_said, intact_free_chains
 from .xmlutil import XmlReader, describe, parse_xml, shown_attribute, shown_tag
 
 MIN_MASS = 1e-9  # kg: added to a massless moving body (MuJoCo's mjMINVAL is 1e-15)
@@ -258,25 +258,22 @@ class _Exporter:
             self._fill(child, joint.child)
 
     def _free_bodies(self) -> dict[str, dict]:
-        """The chains of free bodies on the world (model.metadata["free_bodies"], as a reader made them: six
-        unlimited joints, massless links carrying nothing) by their first joint, each with its body's link: MuJoCo
-        has free joints in bodies of its world body only."""
+        """The chains of free bodies on the world still as a reader made them (common.intact_free_chains, and
+        here also undamped, on massless links without shapes, with free_chain's names, poses and axes) by their
+        first joint, each with its body's link: MuJoCo has free joints in bodies of its world body only."""
         if self.tree.root != "world":
             return {}
         model = self.model
-        carrying = {s.frame_link for s in model.sensors.values()} | {f.parent_link for f in model.frames.values()}
         out = {}
-        for link, info in (model.metadata.get("free_bodies") or {}).items():
-            joints, mids = info.get("joints", []), info.get("links", [])
-            chain = [model.joints.get(j) for j in joints]
-            if link not in model.links or len(chain) != 6 or any(j is None for j in chain) or len(mids) != 5:
+        for link, info, chain in intact_free_chains(model):
+            joints, mids = info["joints"], info.get("links", [])
+            if len(mids) != 5:
                 continue
             ends = ["world", *mids, link]
             if any(j.parent != a or j.child != b for j, a, b in zip(chain, ends, ends[1:])):
                 continue
-            if any(j.limits.has_position_limits or j.mimic or j.dynamics for j in chain) or any(
-                    model.links[n].inertia.mass or model.links[n].visuals or model.links[n].collisions or n in carrying
-                    for n in mids):
+            if any(j.dynamics for j in chain) or any(
+                    model.links[n].inertia.mass or model.links[n].visuals or model.links[n].collisions for n in mids):
                 continue
             if not joints[0].endswith("_x") or any(not np.array_equal(j.rest_transform, np.eye(4)) for j in chain[1:]):
                 continue
@@ -823,13 +820,9 @@ class _Importer:
         if not self.free_bodies:
             return
         self.model.metadata["free_bodies"] = self.free_bodies
-        names = list(self.free_bodies)
-        shown = ", ".join(f"'{n}'" for n in names[:10]) + (" ..." if len(names) > 10 else "")
-        first = self.free_bodies[names[0]]["joints"]
-        self.diag.warn(f"MJCF: {len(names)} free body(ies) beside others in the world ({shown}): each is joined to "
-                       f"'world' by a free joint made of prismatic x, y, z and revolute yaw, pitch, roll joints through "
-                       f"massless links (e.g. '{first[0]}' ... '{first[-1]}'), at its initial pose when all are zero "
-                       "(model.metadata['free_bodies'])")
+        shown, how = free_chains_said(self.free_bodies)
+        self.diag.warn(f"MJCF: {len(self.free_bodies)} free body(ies) beside others in the world ({shown}): each is "
+                       f"joined to 'world' {how}, at its initial pose when all are zero (model.metadata['free_bodies'])")
 
     def _world_level(self, el) -> list[etree._Element]:
         """The elements of the world body other than bodies and frames, those in its frames too."""

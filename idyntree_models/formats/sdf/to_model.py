@@ -43,7 +43,15 @@ from ...model.topology import tree_order
 from ...model.transforms import inverse
 from ...model.validation import check_inertia
 from ..base import Diagnostics, LoadOptions
-from ..common import FREE_JOINT_AXES, INERTIA_KEYS, check_ft_keywords, free_chain, inertia_from_six, unique_name
+from ..common import (
+    FREE_JOINT_AXES,
+    INERTIA_KEYS,
+    check_ft_keywords,
+    free_chain,
+    free_chains_said,
+    inertia_from_six,
+    unique_name,
+)
 from ..xmlutil import XmlReader, find_child, find_children
 from .document import IDYNTREE_NS, child_float, child_text, found_float, is_colour, is_true, read_pose
 from .frames import WORLD, Scope, far_apart
@@ -166,13 +174,10 @@ def _join_free_bodies(model: Model, g: SdfGraph, diag: Diagnostics, options: Loa
     for link in free:
         info[link] = free_chain(model, base, link, inverse(base_H) @ g.links[link])
     model.metadata["free_bodies"] = info
-    first = info[free[0]]["joints"]
-    shown = ", ".join(f"'{n}'" for n in free[:10]) + (" ..." if len(free) > 10 else "")
+    shown, how = free_chains_said(info)
     diag.warn(
         f"{len(free)} free link(s) in the model ({shown}), joined to no joint: each is joined to the base "
-        f"'{base}' by a free joint made of prismatic x, y, z and revolute yaw, pitch, roll joints through massless "
-        f"links (e.g. '{first[0]}' ... '{first[-1]}'), at their initial pose when all are zero "
-        "(model.metadata['free_bodies'])"
+        f"'{base}' {how}, at their initial pose when all are zero (model.metadata['free_bodies'])"
     )
 
 

@@ -36,7 +36,7 @@ from ...model.model import (
 from ...model.transforms import inverse, make_transform, matrix_to_rpy
 from ...model.validation import check_inertia, validate
 from ..base import Diagnostics, ExportOptions, LoadOptions
-from ..common import MAX_DISTANCE, format_number, format_numbers, inertia_six, unique_name
+from ..common import MAX_DISTANCE, format_number, format_numbers, inertia_six, intact_free_chains, unique_name
 from ..numbers import NumberError, show, xml_doubles
 from ..xmlutil import attribute_prefixes
 from .document import IDYNTREE_NS, is_colour
@@ -340,18 +340,9 @@ def _unreserved(name: str) -> str:
 
 def _plan_free_bodies(model: Model, plan: _Plan) -> None:
     """Chains that still look as the reader made them are left out: their link is written free."""
-    carrying = {s.frame_link for s in model.sensors.values()} | {f.parent_link for f in model.frames.values()}
-    for link, info in (model.metadata.get("free_bodies") or {}).items():
-        joints, mids = info.get("joints", []), info.get("links", [])
-        chain = [model.joints.get(j) for j in joints]
-        if link not in model.links or len(chain) != 6 or any(j is None for j in chain):
-            continue
-        if chain[-1].child != link or any(j.limits.has_position_limits or j.mimic for j in chain):
-            continue
-        if any(n in carrying for n in mids):  # something rides on the chain: keep it
-            continue
-        plan.skip_joints.update(joints)
-        plan.skip_links.update(mids)
+    for _, info, _ in intact_free_chains(model):
+        plan.skip_joints.update(info["joints"])
+        plan.skip_links.update(info["links"])
 
 
 def _plan_scopes(model: Model, plan: _Plan, world_H: dict[str, np.ndarray]) -> None:
