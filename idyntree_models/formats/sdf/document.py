@@ -15,6 +15,7 @@ import numpy as np
 from lxml import etree
 
 from ...errors import ModelError
+from ...model.model import SensorType
 from ...model.transforms import IDENTITY, make_transform, quat_to_matrix, rpy_to_matrix, unit_quaternions
 from ..base import Diagnostics
 from ..common import remembered_transform
@@ -25,6 +26,10 @@ from .value_types import VALUE_TYPES
 MIN_VERSION = (1, 4)
 MAX_VERSION = (1, 11)
 IDYNTREE_NS = "https://github.com/robotology/idyntree"
+# An <imu> that measures one thing, said by this element in our namespace (the writer writes it, the reader reads
+# it back as that one sensor): a lone accelerometer or gyroscope, or an angular accelerometer (no SDF type of its own)
+IDYNTREE_KIND = f"{{{IDYNTREE_NS}}}kind"
+SINGLE_IMU_KINDS = (SensorType.ACCELEROMETER, SensorType.GYROSCOPE, SensorType.ANGULAR_ACCELEROMETER)
 MAX_NESTING = 100  # nested <model> levels, including those brought in by includes or '::' names (docs/sdf.md)
 _VERSION_RE = re.compile(r"([0-9]{1,3})\.([0-9]{1,3})")  # ASCII digits only; short enough for int()
 

@@ -53,7 +53,16 @@ from ..common import (
     unique_name,
 )
 from ..xmlutil import XmlReader, find_child, find_children
-from .document import IDYNTREE_NS, child_float, child_text, found_float, is_colour, is_true, read_pose
+from .document import (
+    IDYNTREE_KIND,
+    SINGLE_IMU_KINDS,
+    child_float,
+    child_text,
+    found_float,
+    is_colour,
+    is_true,
+    read_pose,
+)
 from .frames import WORLD, Scope, far_apart
 from .inertia import DEFAULT_DENSITY, combine, solid
 from .kept import (
@@ -484,7 +493,6 @@ def _add_two_axis_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostic
 
 
 # -- sensors ----------------------------------------------------------------------------------------------
-_IDT_KIND = f"{{{IDYNTREE_NS}}}kind"
 # the sensor types of SDF 1.4 to 1.11 (//sensor/@type)
 SENSOR_TYPES = frozenset((
     "air_pressure", "air_speed", "altimeter", "boundingbox", "boundingbox_camera", "camera", "contact", "custom", "depth",
@@ -492,8 +500,7 @@ SENSOR_TYPES = frozenset((
     "magnetometer", "multicamera", "navsat", "ray", "rfid", "rfidtag", "rgbd", "rgbd_camera", "segmentation",
     "segmentation_camera", "sonar", "thermal", "thermal_camera", "transceiver", "wide_angle_camera",
     "wireless_receiver", "wireless_transmitter"))
-# what our exporter writes as an IMU measuring one thing (<idyntree:kind>)
-_IMU_KINDS = (SensorType.ACCELEROMETER.value, SensorType.GYROSCOPE.value, SensorType.ANGULAR_ACCELEROMETER.value)
+_IMU_KINDS = tuple(kind.value for kind in SINGLE_IMU_KINDS)  # (as <idyntree:kind> writes them)
 
 
 def _add_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> None:
@@ -532,7 +539,7 @@ def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics)
     r, el = s.scope.r, s.el
     link_H = g.link_H_model(s.owner) @ s.model_H_sensor
     if s.type == "imu":
-        kind = child_text(r, el, _IDT_KIND)
+        kind = child_text(r, el, IDYNTREE_KIND)
         _unique_sensor_name(model, g, s, diag, pair=kind not in _IMU_KINDS)
         if kind in _IMU_KINDS:  # written by our exporter for a lone sensor
             s.model_name = s.name

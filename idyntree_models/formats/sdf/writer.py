@@ -39,14 +39,13 @@ from ..base import Diagnostics, ExportOptions, LoadOptions
 from ..common import MAX_DISTANCE, format_number, format_numbers, inertia_six, intact_free_chains, unique_name
 from ..numbers import NumberError, show, xml_doubles
 from ..xmlutil import attribute_prefixes
-from .document import IDYNTREE_NS, is_colour
+from .document import IDYNTREE_KIND, IDYNTREE_NS, SINGLE_IMU_KINDS, is_colour
 from .frames import WORLD
 from .gazebo import apply_gazebo_extensions, gazebo_extensions
 from .kept import write_kept
 from .reader import UNLIMITED, read_sdf
 from .to_model import graph_to_model
 
-_IDT_KIND = f"{{{IDYNTREE_NS}}}kind"
 _IDYNTREE_NSMAP = {"idyntree": IDYNTREE_NS}
 
 
@@ -519,11 +518,10 @@ def _link_sensors_out(le: etree._Element, model: Model, link: str, plan: _Plan, 
                 done |= {s.name, gyro.name}
                 written[s.name] = se  # (by the accelerometer's name, unique where the IMU's is not: kept.py)
                 continue
-        if s.sensor_type in (SensorType.ACCELEROMETER, SensorType.GYROSCOPE, SensorType.ANGULAR_ACCELEROMETER):
-            # an IMU measuring one thing, said by <idyntree:kind> (SDF has no angular accelerometer of its own)
+        if s.sensor_type in SINGLE_IMU_KINDS:  # an IMU measuring one thing, said by <idyntree:kind>
             se = _sub(le, "sensor", name=_sensor_name(s.name, out_link, plan, diag), type="imu")
             _sub(se, "pose", _pose_text(s.link_H_sensor, what))
-            _sub(se, _IDT_KIND, s.sensor_type.value)
+            _sub(se, IDYNTREE_KIND, s.sensor_type.value)
         elif s.sensor_type is SensorType.OTHER and s.subtype:
             se = _sub(le, "sensor", name=_sensor_name(s.name, out_link, plan, diag), type=s.subtype)
             _sub(se, "pose", _pose_text(s.link_H_sensor, what))
