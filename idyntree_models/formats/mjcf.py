@@ -864,10 +864,12 @@ class _Importer:
             raise self.r.error(el, f"body name '{name}' is used twice")
         placed = self._body_joints(el, None, cc)  # (body_H_frame of a joint in a <frame>, its class)
         joints = [j for j, _, _ in placed]
-        free = [j for j, _, jcc in placed if j.tag == "freejoint" or self.attrs(j, jcc).get("type") == "free"]
-        kinds = [(j, self.attrs(j, jcc).get("type", "hinge")) for j, _, jcc in placed if j.tag == "joint"]
-        after = next((k for k, (_, kind) in enumerate(kinds) if kind == "ball"), len(kinds)) + 1
-        turning = next((j for j, kind in kinds[after:] if kind in ("ball", "hinge")), None)
+        # each <joint>'s attributes (its own and its class's) handed out once; a <freejoint> takes no class
+        attrs = [self.attrs(j, jcc) if j.tag == "joint" else None for j, _, jcc in placed]
+        kinds = ["free" if a is None else a.get("type", "hinge") for a in attrs]
+        free = [j for j, kind in zip(joints, kinds) if kind == "free"]
+        after = next((k for k, kind in enumerate(kinds) if kind == "ball"), len(kinds)) + 1
+        turning = next((j for j, kind in zip(joints[after:], kinds[after:]) if kind in ("ball", "hinge")), None)
         if turning is not None:
             raise self.r.error(turning, f"body '{name}': a ball joint followed by a rotation (MuJoCo refuses it)")
         if free:
@@ -893,8 +895,8 @@ class _Importer:
                 jname = self.extras.get("fixed_joints", {}).get(name) or self._unique(f"{name}_fixed_joint", self.model.joints)
                 self.model.add_joint(Joint(jname, JointType.FIXED, parent, name, parent_H_body))
             prev, rest = parent, parent_H_body
-            for k, ((j, body_H_frame, jcc), child) in enumerate(zip(placed, links)):
-                self._joint(j, self.attrs(j, jcc), self._joint_name(j, name, k), prev, child, rest, body_H_frame)
+            for k, ((j, body_H_frame, _), a, child) in enumerate(zip(placed, attrs, links)):
+                self._joint(j, a, self._joint_name(j, name, k), prev, child, rest, body_H_frame)
                 prev, rest = child, np.eye(4)
         self._content(el, name, np.eye(4), cc)
         for child, pose, ccc in self._top_bodies(el, np.eye(4), cc):
