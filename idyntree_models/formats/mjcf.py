@@ -1134,10 +1134,9 @@ class _Importer:
         if rgba is not None:
             shape.material = Material(a.get("material"), rgba)
         contacts = _integer(self.r, el, a, "contype", 1) != 0 or _integer(self.r, el, a, "conaffinity", 1) != 0
-        group = a.get("group", "0").strip()
         if not contacts:
             link.visuals.append(shape)
-        elif group == str(COLLISION_GROUP):
+        elif _integer(self.r, el, a, "group", 0) == COLLISION_GROUP:
             link.collisions.append(shape)
         else:
             link.visuals.append(shape)
