@@ -634,9 +634,13 @@ class XmlReader:
         return self.floats_list(el, el.text or "", f"<{el.tag}> value", 1)[0]
 
     def bool_text(self, el: etree._Element) -> bool:
-        value = self.text(el).lower()
+        return self.parse_bool(el, self.text(el), f"<{el.tag}>")
+
+    def parse_bool(self, el: etree._Element, raw: str, what: str) -> bool:
+        """`raw` (the text or an attribute of `el`, named `what` in the message) as a boolean: true/false/1/0."""
+        value = raw.strip().lower()
         if value in ("1", "true"):
             return True
         if value in ("0", "false"):
             return False
-        raise self.error(el, f"<{el.tag}> must be true/false/1/0, got '{value}'")
+        raise self.error(el, f"{what} must be true/false/1/0, got '{value}'")

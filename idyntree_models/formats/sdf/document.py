@@ -233,10 +233,7 @@ def read_pose(r: XmlReader, el: etree._Element | None, version: tuple[int, int],
 
 def _pose_transform(r: XmlReader, el: etree._Element) -> np.ndarray:
     fmt = (el.get("rotation_format") or "euler_rpy").strip()
-    flag = (el.get("degrees") or "false").strip().lower()
-    if flag not in ("true", "false", "1", "0"):  # (libsdformat: "Invalid boolean value")
-        raise r.error(el, f"degrees must be true or false, got '{el.get('degrees')}'")
-    degrees = flag in ("true", "1")
+    degrees = r.parse_bool(el, el.get("degrees") or "false", "degrees")  # (libsdformat: "Invalid boolean value")
     if degrees and fmt == "quat_xyzw":
         raise r.error(el, "degrees=\"true\" applies to euler_rpy poses, not to a quat_xyzw one (libsdformat refuses it)")
     raw = r.text(el)
