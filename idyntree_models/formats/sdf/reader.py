@@ -367,7 +367,8 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
             }
         )
     for tag in ("axis", "axis2")[dof:]:  # (an axis a joint of fewer DOF does not read: libsdformat checks it too)
-        xyz_el = find_child(find_child(el, tag), "xyz") if find_child(el, tag) is not None else None
+        unread = find_child(el, tag)
+        xyz_el = find_child(unread, "xyz") if unread is not None else None
         if xyz_el is not None and r.text(xyz_el) and not np.any(r.floats_text(xyz_el, 3)):
             raise r.error(xyz_el, f"joint '{jname}': the <{tag}><xyz> direction has zero length")
     extra: dict = {}
