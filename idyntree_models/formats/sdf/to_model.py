@@ -157,21 +157,25 @@ def _join_free_bodies(model: Model, g: SdfGraph, diag: Diagnostics, options: Loa
         return  # a loop above the canonical link: tree_order names it
     fixed_to_world = {d["child"]: name for name, d in world_joints.items()}
     base_H = g.links[base] if base in g.links else np.eye(4)  # the 'world' link is at the model frame
+
+    def fix(link: str, wanted: str) -> str:
+        """A fixed joint base -> link at the link's pose in the model, named `wanted` (made unique)."""
+        jname = unique_name(wanted, lambda n: n in model.joints or model.has_frame(n))
+        model.joints[jname] = Joint(jname, JointType.FIXED, base, link, inverse(base_H) @ g.links[link])
+        return jname
+
     if base in fixed_to_world or base == WORLD:
         # links fixed to the world hang on the base fixed to it too, or on the 'world' link that a moving
         # joint to the world made: either way at their pose in the model
         for link in roots:
             if link != base and link in fixed_to_world:
-                jname = unique_name(fixed_to_world[link], lambda n: n in model.joints or model.has_frame(n))
-                model.joints[jname] = Joint(jname, JointType.FIXED, base, link, inverse(base_H) @ g.links[link])
-                world_joints[fixed_to_world[link]]["joined_to_base_by"] = jname
+                world_joints[fixed_to_world[link]]["joined_to_base_by"] = fix(link, fixed_to_world[link])
     free = [n for n in roots if n != base and n not in fixed_to_world]
     if not free:
         return
     if g.static:  # nothing of a static model moves: its loose links are fixed where the model puts them
         for link in free:
-            jname = unique_name(f"{link}_static_joint", lambda n: n in model.joints or model.has_frame(n))
-            model.joints[jname] = Joint(jname, JointType.FIXED, base, link, inverse(base_H) @ g.links[link])
+            fix(link, f"{link}_static_joint")
         return
     if options.free_bodies == "error":
         shown = ", ".join(f"'{n}'" for n in free[:10]) + (" ..." if len(free) > 10 else "")
