@@ -351,6 +351,23 @@ def test_shapes_materials_and_unsupported_shapes():
     assert_models_equal(m, back)
 
 
+def test_sdf_script_materials_do_not_make_idyntree_drop_the_visuals():
+    """An SDF material with a script and no colour (Gazebo/Grey) was written as `<material name=.../>`: the
+    iDynTree wheel loaded the file and dropped every visual of the link (all 7 of double_pendulum.sdf).  Such a
+    material is no material of the model (its <script> is kept for SDF), and the wheel reads every visual."""
+    idt = pytest.importorskip("idyntree.swig")
+    path = MODELS / "sdf" / "sdformat" / "test" / "sdf" / "double_pendulum.sdf"
+    m = load_model(path)
+    loader = idt.ModelLoader()
+    assert loader.loadModelFromString(export_model(m, "urdf"))
+    wheel = loader.model()
+    shapes = wheel.visualSolidShapes().getLinkSolidShapes()
+    got = {wheel.getLinkName(i): len(shapes[i]) for i in range(wheel.getNrOfLinks())}
+    assert got == {name: len(link.visuals) for name, link in m.links.items()} == {"base": 2, "upper_link": 3,
+                                                                                  "lower_link": 2}
+    assert export_model(m, "sdf").count("<name>Gazebo/Grey</name>") == path.read_text().count("Gazebo/Grey") == 7
+
+
 def test_force_torque_sensor_frames_and_directions():
     base = _small_model()
     rest = base.joints["j"].rest_transform

@@ -588,7 +588,8 @@ def _resolve_materials(unresolved: list[tuple[Shape, int]], materials: dict[str,
     for shape, line in unresolved:
         ref = materials.get(shape.material.name)
         if ref is None:
-            diag.warn(f"line {line}: material '{shape.material.name}' is not defined")
+            diag.warn(f"line {line}: material '{shape.material.name}' is not defined (urdfdom keeps its name; "
+                      "iDynTree drops every visual of the link)")
         else:
             shape.material.color = None if ref.color is None else ref.color.copy()
             shape.material.texture = ref.texture

@@ -372,8 +372,9 @@ def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diag
     return shape
 
 
-def _material(r: XmlReader, mat: etree._Element, notes: list) -> Material:
-    """The material; what the model does not hold of it is noted (kept.keep_unread keeps it)."""
+def _material(r: XmlReader, mat: etree._Element, notes: list) -> Material | None:
+    """The material (none without a colour); what the model does not hold of it is noted (kept.keep_unread
+    keeps it)."""
     found = look(mat, MATERIAL_TAGS, ("material",), notes)
     color = None
     for tag in ("emissive", "specular", "ambient", "diffuse"):  # diffuse wins, ambient is the fallback
@@ -386,6 +387,10 @@ def _material(r: XmlReader, mat: etree._Element, notes: list) -> Material:
                 color = np.array(v + [1.0] if len(v) == 3 else v)
     if own_ambient(found.get("ambient"), found.get("diffuse")):
         notes.append((("material",), [(found["ambient"], None)]))
+    if color is None:
+        # a script's name alone: written as a URDF <material name=.../>, it made the iDynTree wheel drop every
+        # visual of the link (the <script> itself is kept for SDF, and named as not written elsewhere)
+        return None
     script = found.get("script")
     script_name = child_text(r, script, "name") if script is not None else None
     return Material(script_name, color, None)
