@@ -31,6 +31,7 @@ from conftest import MODELS, REPO, find_model
 
 SDF_TESTS = MODELS / "sdf" / "sdformat" / "test"
 MODEL_PATH = SDF_TESTS / "integration" / "model"
+CHECKS = MODELS / "sdf" / "checks"
 REF_SRC = REPO / "test" / "reference" / "sdformat_dump.cpp"
 BUILD = REPO / "build" / "test_sdf"
 
@@ -71,7 +72,8 @@ def reference() -> Path:
 
 
 def _ref(exe: Path, path: Path) -> dict:
-    env = dict(os.environ, SDF_PATH=str(MODEL_PATH))
+    # (libsdformat 12 finds a relative include URI on SDF_PATH only; ours also beside the including file)
+    env = dict(os.environ, SDF_PATH=os.pathsep.join(map(str, (MODEL_PATH, CHECKS, CHECKS / "merge_parts"))))
     out = subprocess.run([str(exe), str(path)], capture_output=True, text=True, env=env, timeout=60)
     return json.loads(out.stdout)
 
@@ -632,3 +634,73 @@ def test_a_sensor_type_sdf_does_not_define_is_said() -> None:
     assert model.sensors["s"].subtype == "foo"
     assert [w for w in warnings if "type" in w] == ["line 1: sensor 's' has type 'foo', which SDF does not define: "
                                                     "kept as written"], warnings
+
+
+# -- merge-include (SDF 1.9) ------------------------------------------------------------------------
+_PART = """<sdf version="1.9"><model name="part" canonical_link="head">
+  <static>true</static>
+  <link name="mount"><pose>0 0 -0.05 0 0 0</pose></link>
+  <link name="head"><pose>0.1 0 0 0 0.2 0</pose></link>
+  <joint name="fix" type="fixed"><parent>mount</parent><child>head</child></joint>
+  <frame name="lens" attached_to="head"><pose>0.05 0 0 0.1 0 0</pose></frame>
+  <plugin name="part_plugin" filename="libpart.so"><rate>10</rate></plugin>
+</model></sdf>"""
+_ROBOT = """<sdf version="1.9"><model name="robot">
+  <link name="chassis"><pose>0 0 0.2 0 0 0</pose></link>
+  <frame name="mast_top"><pose relative_to="chassis">0 0 1 0 0 1.57</pose></frame>
+  <include merge="true"><uri>part.sdf</uri><name>unit</name><placement_frame>lens</placement_frame>
+    <pose relative_to="mast_top">0.1 0.2 0.3 0.4 0.5 0.6</pose></include>
+  <joint name="mast" type="revolute"><parent>chassis</parent><child>mount</child>
+    <axis><xyz expressed_in="_merged__unit__model__">0 0 1</xyz></axis></joint>
+</model></sdf>"""
+
+
+def test_a_merge_include_places_its_placement_frame_at_the_include_pose(tmp_path: Path) -> None:
+    """Merged content joins the robot's names, placed by the frame `_merged__unit__model__`: the placement frame
+    lands exactly at the include's pose (the definition), and libsdformat 12.3 agrees up to its rounding (it
+    writes the placed pose with 6 significant digits: test/models/sdf/checks/README.md)."""
+    (tmp_path / "part.sdf").write_text(_PART)
+    (tmp_path / "robot.sdf").write_text(_ROBOT)
+    graph, error, _ = _ours(tmp_path / "robot.sdf")
+    assert error is None, error
+    want = graph.frames["mast_top"][1] @ make_transform(rpy_to_matrix([0.4, 0.5, 0.6]), [0.1, 0.2, 0.3])
+    np.testing.assert_allclose(graph.frames["lens"][1], want, atol=1e-12)
+    assert graph.frames["_merged__unit__model__"][0] == "head"  # (the canonical link)
+    assert graph.joints["mast"].parent == "chassis" and graph.joints["mast"].child == "mount"
+    warnings: list[str] = []
+    model = load_model(tmp_path / "robot.sdf", warnings=warnings)
+    assert set(model.links) == {"chassis", "mount", "head"}
+    assert any("merge-include of model 'unit': <static> not applied" in w for w in warnings), warnings
+    out = export_model(model, "sdf")  # the merged plugin is the robot's; the part's <static> is not
+    top = etree.fromstring(out.encode()).find("model")
+    assert [p.get("name") for p in top.findall("plugin")] == ["part_plugin"] and top.find("static") is None
+
+
+def test_a_merge_include_against_libsdformat(reference: Path, tmp_path: Path) -> None:
+    (tmp_path / "part.sdf").write_text(_PART)
+    (tmp_path / "robot.sdf").write_text(_ROBOT)
+    env = dict(os.environ, SDF_PATH=str(tmp_path))
+    ref = json.loads(subprocess.run([str(reference), str(tmp_path / "robot.sdf")], capture_output=True, text=True,
+                                    env=env, timeout=60).stdout)
+    assert ref["ok"], ref["errors"]
+    graph, error, _ = _ours(tmp_path / "robot.sdf")
+    assert error is None, error
+    m = ref["model"]
+    assert set(graph.links) == set(m["links"]) and set(graph.frames) == set(m["frames"])
+    for kind, ours in (("links", graph.links), ("frames", {n: p for n, (_, p) in graph.frames.items()})):
+        for name, d in m[kind].items():
+            np.testing.assert_allclose(ours[name], _h(d["pose"]), atol=1e-6, err_msg=f"{kind} {name}")
+    np.testing.assert_allclose(graph.joints["mast"].axes[0], m["joints"]["mast"]["axis"]["xyz"], atol=1e-6)
+
+
+def test_a_merge_include_s_names_must_not_clash(tmp_path: Path) -> None:
+    (tmp_path / "part.sdf").write_text(_PART)
+    text = _ROBOT.replace('<link name="chassis">', '<link name="head"/><link name="chassis">')
+    (tmp_path / "robot.sdf").write_text(text)
+    with pytest.raises(ModelError, match=r"part\.sdf:4: .*duplicate name 'head' in model 'robot': a link \(.*robot\.sdf, "
+                                         r"line 2\)"):
+        load_model(tmp_path / "robot.sdf")
+    twice = _ROBOT.replace("<joint", '<include merge="true"><uri>part.sdf</uri><name>unit</name></include><joint')
+    (tmp_path / "robot.sdf").write_text(twice)
+    with pytest.raises(ModelError, match=r"robot\.sdf:6: .*'_merged__unit__model__' .* defined twice"):
+        load_model(tmp_path / "robot.sdf")

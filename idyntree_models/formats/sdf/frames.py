@@ -25,7 +25,7 @@ from ...model.transforms import inverse
 from ..base import Diagnostics, LoadOptions
 from ..xmlutil import XmlReader, find_child
 from .document import check_values, child_bool, child_text, is_true, read_document, read_pose
-from .kept import ATTRIBUTES, FRAME_TAGS, look
+from .kept import ATTRIBUTES, FRAME_TAGS, NOT_MERGED, look
 from .uris import (
     MAX_INCLUDE_DEPTH,
     MAX_INCLUDES,
@@ -73,17 +73,24 @@ class Scope:
     empty: bool = False
     files: tuple[str, ...] = ()  # real paths of the include chain that brought this model in
     depth: int = 0
+    # A merge-include's model (SDF 1.9): its names join the including model's (`locals`, `nested` and `lines`
+    # are that model's own dicts, and `parent` is that model), and `merged` names the frame standing for its
+    # model frame, `_merged__<name>__model__`, which its implicit and explicit `__model__` references mean.
+    merged: str | None = None
+    own: list[str] | None = None  # a merged model's names, in order (its proxy frame first)
+    lines: dict[tuple[str, str], tuple[str | None, int]] = field(default_factory=dict)  # where a name is first
 
     def scoped(self, name: str) -> str:
         return f"{self.prefix}::{name}" if self.prefix else name
 
     @property
     def model_vertex(self) -> str:
-        return self.scoped("__model__")
+        return self.scoped(self.merged or "__model__")
 
     @property
     def name(self) -> str:
-        return self.el.get("name", "")
+        """The model whose names these are (for a merged model, the model it was merged into)."""
+        return self.parent.name if self.merged and self.parent is not None else self.el.get("name", "")
 
 
 @dataclass
@@ -150,25 +157,49 @@ class FrameGraph:
 
     def collect(self, scope: Scope) -> None:
         """Every named element of a model and, depth first, of its nested and included models."""
-        self.scopes.append(scope)
-        r, version, el = scope.r, scope.version, scope.el
-        self.policy.models += 1
-        if self.policy.models > MAX_MODELS:
-            raise r.error(el, f"more than {MAX_MODELS} models (nested and included together); refused")
-        if scope.depth > MAX_NESTING:
-            raise r.error(el, f"models nested more than {MAX_NESTING} levels deep; refused")
+        r, el = scope.r, scope.el
+        self._count(scope)
         name = el.get("name")
         if name is None or not name.strip():
             raise r.error(el, "a <model> needs a name attribute")
         self.v[scope.model_vertex] = Vertex(scope.model_vertex, FrameKind.MODEL, scope, el)
-        seen_lines: dict[tuple[str, str], int] = {}
+        added = self._names(scope)
+        if not self._has_link(scope, added):
+            if scope.parent is not None and (child_bool(r, el, "static", False) or scope.nested):
+                self.diag.warn(f"line {el.sourceline}: static model '{scope.name}' has no links; its frame is left out")
+                scope.empty = True
+                return
+            raise r.error(el, f"model '{scope.name}' has no links (a model must have at least one link)")
+
+    def _count(self, scope: Scope) -> None:
+        self.scopes.append(scope)
+        self.policy.models += 1
+        if self.policy.models > MAX_MODELS:
+            raise scope.r.error(scope.el, f"more than {MAX_MODELS} models (nested and included together); refused")
+        if scope.depth > MAX_NESTING:
+            raise scope.r.error(scope.el, f"models nested more than {MAX_NESTING} levels deep; refused")
+
+    def _has_link(self, scope: Scope, added: list[str]) -> bool:
+        """Whether the names a model added hold a link, or a nested model that has one."""
+        return any(scope.locals[n][0] is FrameKind.LINK or (n in scope.nested and not scope.nested[n].empty)
+                   for n in added)
+
+    def _names(self, scope: Scope) -> list[str]:
+        """Register the links, joints, frames and models of `scope`'s element under its names; the names added."""
+        r, version, el = scope.r, scope.version, scope.el
+        seen_lines = scope.lines
+        added: list[str] = []
         for c in el:
             if not isinstance(c.tag, str):
                 continue
             tag = c.tag
             if tag == "include":
+                merge = is_true(c.get("merge"))
                 c = self.include(scope, c)
                 if c is None:
+                    continue
+                if merge:
+                    added += self.merge(scope, self.included[c])
                     continue
                 tag = "model"
             if tag not in RESOLVABLE:
@@ -179,14 +210,17 @@ class FrameGraph:
             check_name(r, c, n, tag, version)
             # up to 1.6 only links clash with links and joints with joints
             key = ("any", n) if version >= (1, 7) else (tag, n)
-            if key in seen_lines:
+            if key in seen_lines or (scope.merged and n in scope.locals):
                 other = scope.locals[n][0].value
+                source, line = seen_lines.get(key, (None, None))
+                first = f"line {line}" if source == r.source else f"{source or 'another file'}, line {line}"
                 raise r.error(
                     c,
-                    f"duplicate name '{n}' in model '{scope.name}': a {other} (line {seen_lines[key]}) and a {tag} "
-                    "share it (names of links, joints, frames and nested models must be unique)",
+                    f"duplicate name '{n}' in model '{scope.name}': a {other} ({first}) and a {tag} "
+                    "share it (names of links, joints, frames and nested models must be unique"
+                    f"{', merged ones included' if scope.merged else ''})",
                 )
-            seen_lines[key] = c.sourceline
+            seen_lines[key] = (r.source, c.sourceline)
             if n in scope.locals and version < (1, 7) and tag == "joint" and scope.locals[n][0] is FrameKind.LINK:
                 # the 1.7 conversion of libsdformat renames such joints to <name>_joint
                 new = n + "_joint"
@@ -196,6 +230,7 @@ class FrameGraph:
                 c.set("name", new)
                 n = new
             scope.locals[n] = (RESOLVABLE[tag], c)
+            added.append(n)
             if tag == "model":
                 sub = self.included.get(c)
                 if sub is None:
@@ -209,13 +244,39 @@ class FrameGraph:
                 self.collect(sub)
             else:
                 self.v[scope.scoped(n)] = Vertex(scope.scoped(n), RESOLVABLE[tag], scope, c)
-        has_link = any(kind is FrameKind.LINK for kind, _ in scope.locals.values())
-        if not has_link and all(n.empty for n in scope.nested.values()):
-            if scope.parent is not None and (child_bool(r, el, "static", False) or scope.nested):
-                self.diag.warn(f"line {el.sourceline}: static model '{scope.name}' has no links; its frame is left out")
-                scope.empty = True
-                return
-            raise r.error(el, f"model '{scope.name}' has no links (a model must have at least one link)")
+        return added
+
+    def merge(self, into: Scope, sub: Scope) -> list[str]:
+        """A merge-include (SDF 1.9): the included model's content joins `into`'s names, placed by a frame
+        `_merged__<model>__model__` that stands for its model frame (libsdformat 12's parser does the same
+        to the XML).  Its <static>, <self_collide>, <enable_wind> and <allow_auto_disable> are not merged
+        (kept.py names them); `sub.parent` is `into`, which the proxy frame's pose is relative to."""
+        name = (sub.el.get("name") or "").strip()
+        if not name:
+            raise sub.r.error(sub.el, "a <model> needs a name attribute")
+        sub.prefix, sub.parent, sub.depth = into.prefix, into, into.depth
+        sub.locals, sub.nested, sub.lines = into.locals, into.nested, into.lines
+        sub.merged = f"_merged__{name}__model__"
+        sub.placement = sub.placement or (sub.el.get("placement_frame") or "").strip() or None
+        self._count(sub)
+        inc = sub.include_el
+        dropped = [f"<{c.tag}>" for holder in (sub.el, inc) for c in holder
+                   if isinstance(c.tag, str) and c.tag in NOT_MERGED]
+        if dropped:
+            self.diag.warn(f"line {inc.sourceline}: merge-include of model '{name}': {', '.join(dropped)} not applied "
+                           f"(SDFormat merges a model's content into model '{into.name}', not these settings)")
+        if sub.merged in into.locals:
+            raise into.r.error(inc, f"model '{name}' is merged twice into model '{into.name}': the frame "
+                                    f"'{sub.merged}' that stands for its model frame would be defined twice")
+        proxy = etree.Element("frame", name=sub.merged)  # (made here: no file has it)
+        into.locals[sub.merged] = (FrameKind.FRAME, proxy)
+        into.lines[("any", sub.merged)] = (into.r.source, inc.sourceline)
+        self.v[sub.model_vertex] = Vertex(sub.model_vertex, FrameKind.FRAME, sub, proxy)
+        added = self._names(sub)
+        if not self._has_link(sub, added):
+            raise sub.r.error(sub.el, f"merged model '{name}' has no links (a model must have at least one link)")
+        sub.own = [sub.merged, *added]
+        return sub.own
 
     def include(self, scope: Scope, inc: etree._Element) -> etree._Element | None:
         """The <model> an <include> brings in, read under the include policy and limits."""
@@ -258,11 +319,6 @@ class FrameGraph:
                 self.diag.warn(f"line {inc.sourceline}: included '{uri}' holds no model; ignored")
                 return None
             raise r.error(inc, f"included file {path} has no <model>")
-        if is_true(inc.get("merge")):
-            self.diag.warn(
-                f"line {inc.sourceline}: merge-include of '{uri}' is read as a nested model (names keep the "
-                "included model's name as scope)"
-            )
         name = child_text(r, inc, "name")
         if name:
             model_el.set("name", name)
@@ -298,6 +354,17 @@ class FrameGraph:
                                                                                                  scope.version)
                 parent = scope.parent
                 vx.rel = self.resolve_or_fail(parent, rel, pose_el, "relative_to") if rel else parent.model_vertex
+                vx.raw = pose
+                vx.attached = self.canonical(scope)
+                continue
+            if vx.kind is FrameKind.FRAME and scope.merged and name == scope.model_vertex:
+                # a merged model's frame: the include's pose, else the model's own, in the including model
+                outer = scope.parent
+                pose_el = find_child(scope.el, "pose")
+                pose, rel = scope.include_pose if scope.include_pose is not None else read_pose(r, pose_el,
+                                                                                                 scope.version)
+                at = find_child(scope.include_el, "pose") if scope.include_pose is not None else pose_el
+                vx.rel = self.resolve_or_fail(outer, rel, at, "relative_to") if rel else outer.model_vertex
                 vx.raw = pose
                 vx.attached = self.canonical(scope)
                 continue
@@ -384,8 +451,9 @@ class FrameGraph:
     def canonical(self, scope: Scope) -> str:
         """The canonical link of a model: `canonical_link`, else its first link, else its first
         non-empty nested model's canonical link."""
-        if scope.prefix in self._canonical:
-            return self._canonical[scope.prefix]
+        key = scope.model_vertex  # (a merged model shares the prefix of the model it is merged into)
+        if key in self._canonical:
+            return self._canonical[key]
         r = scope.r
         attr = (scope.el.get("canonical_link") or "").strip()
         if attr:
@@ -394,14 +462,16 @@ class FrameGraph:
                 raise r.error(scope.el, f"canonical_link '{attr}' is not a link of model '{scope.name}'")
             result = target
         else:
-            links = [n for n, (k, _) in scope.locals.items() if k is FrameKind.LINK]
+            own = scope.own if scope.own is not None else list(scope.locals)
+            links = [n for n in own if scope.locals[n][0] is FrameKind.LINK]
+            nested = [scope.nested[n] for n in own if n in scope.nested and not scope.nested[n].empty]
             if links:
                 result = scope.scoped(links[0])
-            elif any(not n.empty for n in scope.nested.values()):
-                result = self.canonical(next(n for n in scope.nested.values() if not n.empty))
+            elif nested:
+                result = self.canonical(nested[0])
             else:
                 raise r.error(scope.el, f"model '{scope.name}' has no links")
-        self._canonical[scope.prefix] = result
+        self._canonical[key] = result
         return result
 
     # == validate ===============================================================================
@@ -471,7 +541,7 @@ class FrameGraph:
 
     def _raw(self, vx: Vertex) -> np.ndarray:
         """A vertex's pose relative to its `rel`, with a nested model's placement_frame applied."""
-        if vx.kind is not FrameKind.MODEL or not vx.scope.placement:
+        if not vx.scope.placement or vx.name != vx.scope.model_vertex:  # (a model's vertex, or a merged one's)
             return vx.raw
         scope = vx.scope
         target = self.resolve_or_fail(scope, scope.placement, scope.el, "placement_frame")

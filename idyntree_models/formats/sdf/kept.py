@@ -43,6 +43,9 @@ _MODEL: _Reads = (frozenset({"pose", "link", "joint", "frame", "model", "include
 _MODEL_STATIC: _Reads = (_MODEL[0] | {"static"}, {})
 _INCLUDE: _Reads = (frozenset({"uri", "name", "pose", "placement_frame"}), {})  # <static>: the top's only
 _TOP_INCLUDE: _Reads = (_INCLUDE[0] | {"static"}, {})
+# what SDFormat does not merge from a merge-included model (frames.FrameGraph.merge names them in a warning)
+NOT_MERGED = frozenset({"static", "self_collide", "enable_wind", "allow_auto_disable"})
+_MERGED: _Reads = (_MODEL[0] | NOT_MERGED, {})
 
 _SHAPES: dict[str, _Reads] = {
     "box": (frozenset({"size"}), {}),
@@ -149,6 +152,13 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
     repeats: Counter[str] = Counter()
     for scope in g.scopes:
         if scope.empty:
+            continue
+        if scope.merged:  # its content is the including model's (its <plugin>s too)
+            owner = scope.prefix or None
+            _attributes(scope.el, _ATTRIBUTES["model"], "model", owner, (), None, out)
+            _keep(scope.el, _MERGED, "model", owner, (), None, out, repeats)
+            _attributes(scope.include_el, _ATTRIBUTES["include"], "model", owner, (), None, out)
+            _keep(scope.include_el, _TOP_INCLUDE, "model", owner, (), None, out, repeats)
             continue
         top = scope.parent is None
         owner = None if top else scope.prefix
