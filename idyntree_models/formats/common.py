@@ -190,3 +190,18 @@ def free_chains_said(info: dict[str, dict]) -> tuple[str, str]:
     how = ("by a free joint made of prismatic x, y, z and revolute yaw, pitch, roll joints through massless links "
            f"(e.g. '{first[0]}' ... '{first[-1]}')")
     return shown, how
+
+
+def report_initial_configuration(model: Model, fmt: str, say: Callable[[str], None]) -> None:
+    """One warning when the model starts away from its zero configuration (SKEL's <init_pos>), which no
+    exporter writes: the file written starts at zero."""
+    moved = []
+    for name, value in model.initial_configuration.items():
+        joint = model.joints.get(name)
+        rest = [1.0, 0.0, 0.0, 0.0] if joint is not None and joint.type is JointType.SPHERICAL else 0.0
+        if np.any(np.asarray(value, dtype=float) != np.asarray(rest)):
+            moved.append(f"{name} = {value}")
+    if moved:
+        shown = ", ".join(moved[:5]) + (f" and {len(moved) - 5} more" if len(moved) > 5 else "")
+        say(f"the initial configuration of {len(moved)} joint(s) ({shown}) is not written: {fmt} has no field for "
+            "it, so the model written starts at the zero configuration")
