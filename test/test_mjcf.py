@@ -667,6 +667,9 @@ def test_meshdir_applies_to_a_document_given_as_text():
     ("", 'type="ball"', 'size="0.1"', '<joint name="k" type="hinge"/>', "a ball joint followed by a rotation"),
     ("", "", 'size="0.1" mass="-1"', "", "geom mass -1 is negative"),
     ("", "", 'size="0.1" group="6.5"', "", 'group="6.5" is not an integer'),
+    ("", "", 'size="0.1"', '<geom type="plane" size="1 1 1"/>', "a plane geom in body 'a', which moves"),
+    ("", "", 'size="0.1"', '<body name="b"><geom size="0.1"/><geom type="plane" size="1 1 1"/></body>',
+     "a plane geom in body 'b', which moves"),
     ('<default class="top"><geom size="0.1"/></default>', "", 'size="0.1"', "",
      "the top-level <default> is class 'main' and cannot be renamed 'top'"),
 ])
@@ -681,3 +684,13 @@ def test_keywords_and_attributes_mujoco_refuses_are_refused(compiler, joint, geo
     with pytest.raises(ModelError, match=re.escape(message)) as e:
         load_model(text, format="mjcf")
     assert e.value.line in (1, 3)
+
+
+def test_a_plane_in_a_static_body_is_left_out_as_before():
+    """The control for the moving planes refused above: MuJoCo accepts a plane in a body welded to the world."""
+    text = ('<mujoco><worldbody><body name="a"><joint name="j"/><geom size="0.1"/></body>'
+            '<body name="s"><geom size="0.1"/><geom type="plane" size="1 1 1"/></body></worldbody></mujoco>')
+    mujoco.MjModel.from_xml_string(text)
+    warnings: list[str] = []
+    load_model(text, format="mjcf", warnings=warnings)
+    assert any("1 geom(s) of a type we do not hold (plane" in w for w in warnings), warnings

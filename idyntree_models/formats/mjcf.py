@@ -623,6 +623,7 @@ class _Importer:
         self.free_bodies: dict[str, dict] = {}  # bodies of a scene with a free joint: their chains (free_chain)
         self.ignored_equalities: set[etree._Element] = set()  # said to be ignored (their attributes are not named)
         self.skipped_geoms = 0
+        self.moving: set[str] = set()  # bodies with a joint, or inside one that has one (MuJoCo: not static)
         self.fitted_geoms = 0  # primitives sized to a mesh by MuJoCo (type="box" mesh="..."): left out
         self.link_of_body: dict[str, str] = {}
 
@@ -887,6 +888,8 @@ class _Importer:
         links = [f"{name}__{self._joint_name(j, name, k)}" for k, j in enumerate(joints[:-1])] + [name]
         for ln in links:
             self.model.add_link(Link(ln))
+        if joints or free or parent in self.moving:
+            self.moving.add(name)
         self.link_of_body[name] = name
         if parent is not None and free:
             self.free_bodies[name] = free_chain(self.model, parent, name, parent_H_body, free[0].get("name"))
@@ -1101,6 +1104,9 @@ class _Importer:
         if _fitted(kind, a):
             self.fitted_geoms += 1
             return
+        if kind == "plane" and link.name in self.moving:
+            raise self.r.error(el, f"a plane geom in body '{link.name}', which moves (MuJoCo allows planes only in "
+                                   "static bodies)")
         shape: Shape
         if kind == "sphere":
             shape = Sphere(pose, radius=float(size[0]))
