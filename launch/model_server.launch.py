@@ -24,6 +24,7 @@ PARAMETERS = [
                         'wins over robot_description.'),
     ('robot_description', str, 'Model text (served when model_file is empty).'),
     ('description_from_topic', bool, 'Take the model from the robot_description topic instead.'),
+    ('use_robot_description_topic', bool, "robot_state_publisher's name for description_from_topic."),
     ('convert_three_revolute_joints_to_spherical', bool,
      'Merge three revolute joints with intersecting axes into spherical joints.'),
     ('add_sensor_frames_as_additional_frames', bool, 'Add one frame per sensor.'),
@@ -34,7 +35,7 @@ PARAMETERS = [
     ('allow_file_access', bool, 'Let ~/convert_model read files a requested model refers to.'),
     ('publish_frequency', float, 'Maximum /tf rate per joint in Hz; 0 = every joint_states message.'),
     ('frame_prefix', str, 'Prefix of every published TF frame.'),
-    ('ignore_timestamp', bool, 'Stamp /tf with the current time.'),
+    ('ignore_timestamp', bool, 'Publish every joint_states message, unthrottled (stamps kept).'),
 ]
 _GIVEN = '_idyntree_models_given_arguments'  # launch-context local: names given by the user
 

@@ -193,13 +193,17 @@ def test_spherical_mimic_prefix_and_bad_joint_states(ros):
     positions = [x, y, z, 0.03, 1.0, -1.1, 0.7]
     publish_until(probe, pub, joint_state(names, positions), lambda: tf and static and descriptions,
                   "/tf from the spherical joint")
-    assert all(len(m.transforms) == 5 for m in tf)  # never the 2-joint message
+    assert all(len(m.transforms) == 7 for m in tf)  # never the 2-joint message
     assert "2 names but 1 positions" in server.output()
 
+    # /tf follows the published description's tree: the shoulder is its three revolutes through the massless
+    # links, so every link of the description has a transform (RViz's RobotModel asks for each)
+    urdf = load_model(descriptions[-1].data.encode())
+    moved = [n for n in names if n in urdf.joints] + ["finger_right_joint"]
+    assert set(edges_of([tf[-1]])) == {"r1/" + urdf.joints[n].child for n in moved}
     edges = edges_of([static[-1], tf[-1]])
     assert all(k.startswith("r1/") and p.startswith("r1/") for k, (p, _) in edges.items())
-    assert set(edges_of([tf[-1]])) == {"r1/upper_arm", "r1/finger_left", "r1/finger_right", "r1/forearm",
-                                         "r1/torso"}
+    assert {"r1/" + n for n in urdf.links} <= set(compose_world(edges, "r1/base_link"))
     world = compose_world(edges, "r1/base_link")
     config = {"shoulder": three_revolute_to_quaternion(x, y, z), "finger_left_joint": 0.03, "elbow": -1.1,
               "torso_yaw": 0.7}
@@ -210,7 +214,6 @@ def test_spherical_mimic_prefix_and_bad_joint_states(ros):
     assert not np.allclose(expected["finger_right"], kin.world_transforms({})["finger_right"])
 
     # the published description is URDF with the shoulder as the three revolutes named above
-    urdf = load_model(descriptions[-1].data.encode())
     assert {"spherical_rev_shoulder_x", "spherical_rev_shoulder_y", "spherical_rev_shoulder_z"} <= set(urdf.joints)
     assert all(j.type is not JointType.SPHERICAL for j in urdf.joints.values())
     # and that unfolded URDF, driven with the same angles, puts the frames where we do
@@ -403,8 +406,11 @@ def test_bad_description_refused_good_one_replaces_frames(ros):
     assert {t.child_frame_id for t in tf[-1].transforms} == {new_model.joints[n].child for n in moving}
 
 
-def test_description_from_topic(ros):
-    server, probe = ros(45, {"description_from_topic": True})
+@pytest.mark.parametrize("param", ["description_from_topic", "use_robot_description_topic"])
+def test_description_from_topic(ros, param):
+    """Either name turns it on: ours, or robot_state_publisher's (its constructor declares
+    use_robot_description_topic)."""
+    server, probe = ros(45 if param == "description_from_topic" else 61, {param: True})
     pub = probe.node.create_publisher(String, "robot_description", latched_qos())
     static = probe.collect(TFMessage, "/tf_static", latched_qos())
     pub.publish(String(data=DEMO_ARM.read_text()))
@@ -595,3 +601,45 @@ def test_every_joint_states_message_makes_its_own_tf_message(ros, monkeypatch, p
         for name in names:
             j = kin.joint_index[name]
             assert np.allclose(got[kin.joints[j].child], local[j], atol=1e-9), (i, name)
+
+
+def test_joint_states_as_robot_state_publisher_reads_them(ros):
+    """A message that cannot be read (a truncated big-endian one) is dropped and the next ones are served (it
+    used to stop /tf for good); a name given twice takes its first position; with ignore_timestamp every
+    message is published with its own stamp, unthrottled (robot_state_publisher's callbackJointState); a
+    joint_states naming one revolute of a spherical joint moves that one alone."""
+    import struct
+
+    server, probe = ros(60, {"model_file": str(DEMO_ARM), "ignore_timestamp": True})
+    tf = probe.collect(TFMessage, "/tf", tf_qos())
+    pub = probe.node.create_publisher(JointState, "joint_states", 10)
+    wait_ready(server, probe)
+    publish_until(probe, pub, joint_state(["elbow"], [0.1]), lambda: tf, "/tf")
+
+    # big-endian CDR of a JointState, cut short: rclpy's deserializer raises on it
+    body = struct.pack(">iI", 5, 0) + struct.pack(">I", 1) + b"\0" + b"\0" * 3 + struct.pack(">I", 1)
+    body += struct.pack(">I", 6) + b"elbow\0" + b"\0" * 2 + struct.pack(">I", 1) + struct.pack(">d", 0.2)
+    pub.publish(b"\0\0\0\0" + body[:-4])
+    probe.spin_for(0.5)
+    assert "joint_states: undecodable message" in server.output()
+
+    n = len(tf)
+    for k in range(5):  # 5 ms apart, one stamp: throttling at 20 Hz would publish one
+        pub.publish(joint_state(["elbow", "elbow"], [0.3 + 0.1 * k, 9.0], stamp=rclpy.time.Time(seconds=7).to_msg()))
+        time.sleep(0.005)
+    probe.spin_until(lambda: len(tf) >= n + 5, what="the five /tf messages")
+    got = tf[n:n + 5]
+    assert all((m.transforms[0].header.stamp.sec, m.transforms[0].header.stamp.nanosec) == (7, 0) for m in got)
+    model = load_model(DEMO_ARM)
+    kin = Kinematics(model)
+    elbow = model.joints["elbow"]
+    for k, m in enumerate(got):  # (the first of the two positions)
+        want = np.linalg.inv(kin.world_transforms({})[elbow.parent]) @ kin.world_transforms(
+            {"elbow": 0.3 + 0.1 * k})[elbow.child]
+        np.testing.assert_allclose(msg_to_matrix(m.transforms[0].transform), want, atol=1e-9)
+
+    n = len(tf)
+    pub.publish(joint_state(["spherical_rev_shoulder_y"], [0.4], stamp=rclpy.time.Time(seconds=8).to_msg()))
+    probe.spin_until(lambda: len(tf) > n, what="/tf of one revolute of the shoulder")
+    assert [t.child_frame_id for t in tf[n].transforms] == ["spherical_fake_shoulder_link2"]
+

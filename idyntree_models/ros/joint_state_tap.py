@@ -47,6 +47,7 @@ class JointStateTap:
             self._sub.destroy_when_not_in_use()
             raise
         self._stop = False
+        self._failed = 0  # messages whose handler raised
         self._thread = threading.Thread(target=self._run, name="joint_states_tap", daemon=True)
 
     @classmethod
@@ -77,7 +78,12 @@ class JointStateTap:
                     taken = take(self._msg_type, True)
                     if taken is None:
                         break
-                    self._handler(taken[0])
+                    try:
+                        self._handler(taken[0])
+                    except Exception:  # one message's fault: the next ones are served all the same
+                        self._failed += 1
+                        if self._failed == 1 or self._failed % 1000 == 0:
+                            _LOG.exception("joint_states message %d failed; the tap goes on", self._failed)
         except Exception as e:  # the context went away under us (shutdown): nothing left to serve
             if self._context.ok() and not self._stop:
                 _LOG.error("joint_states tap stopped: %s", e)

@@ -6,9 +6,9 @@ any format (~/get_model) and a converter (~/convert_model).  Unlike robot_state_
 model replaces the latched /tf_static completely, so frames of the old model do not linger.
 
 Spherical joints: URDF has none, so the published robot_description (and our URDF export)
-models a spherical joint J as three revolutes `spherical_rev_J_x/_y/_z`.  joint_states entries
-with those names drive J (rotation about x, then y, then z of the child's rest axes), so a
-joint_state_publisher started on the published description moves it.
+models a spherical joint J as three revolutes `spherical_rev_J_x/_y/_z` through massless links,
+and /tf follows that tree (ServedModel.tree): a joint_state_publisher started on the published
+description moves J, and RViz finds a transform for every link of the description.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import gc
 import logging
 import os
 import signal
-import struct
 import sys
 import threading
 from pathlib import Path
@@ -128,6 +127,9 @@ class ModelServer(Node):
         self.declare_parameter("description_from_topic", False, _descriptor(
             "Take the model from the robot_description topic (std_msgs/String, transient local) instead of "
             "the parameters.", boolean, read_only=True))
+        self.declare_parameter("use_robot_description_topic", False, _descriptor(
+            "robot_state_publisher's name for description_from_topic (either one turns it on).", boolean,
+            read_only=True))
         self.declare_parameter("convert_three_revolute_joints_to_spherical", False, _descriptor(
             "Merge chains of three revolute joints with intersecting orthogonal axes through massless links "
             "into spherical joints.", boolean))
@@ -153,7 +155,8 @@ class ModelServer(Node):
         self.declare_parameter("frame_prefix", "", _descriptor(
             "Prefix of every published TF frame name.", string))
         self.declare_parameter("ignore_timestamp", False, _descriptor(
-            "Stamp /tf with the current time instead of the joint_states stamp.", boolean))
+            "Publish every joint_states message, whatever its stamp (no publish_frequency throttling), as "
+            "robot_state_publisher; /tf keeps the message's stamp.", boolean))
         self.declare_parameter("allow_file_access", False, _descriptor(
             "Let ~/convert_model read the files a model refers to (SDF includes, SKEL meshes); off, a "
             "request reads no file at all and its errors say nothing about the machine's files.", boolean))
@@ -172,7 +175,8 @@ class ModelServer(Node):
         self._pending: tuple[ServedModel, tuple[str, str]] | None = None
         # True while the node itself writes robot_description (the mirror): no reload for that.
         self._mirroring = False
-        self._from_topic = bool(self.get_parameter("description_from_topic").value)
+        self._from_topic = bool(self.get_parameter("description_from_topic").value or
+                                self.get_parameter("use_robot_description_topic").value)
         self._read_rate_params()
 
         self._pub_description = None if self._from_topic else self.create_publisher(
@@ -390,13 +394,17 @@ class ModelServer(Node):
 
     # -- joint_states -> /tf ------------------------------------------------------------
     def _on_joint_state_raw(self, raw: bytes) -> None:
+        # any participant of the domain may send anything: a message that cannot be read is dropped, and the
+        # next one is read as usual (a truncated big-endian message used to stop /tf for good)
         try:
             decoded = self._js_decoder.decode(raw)
-        except (ValueError, struct.error, UnicodeDecodeError) as e:
+            if decoded is None:  # not plain little-endian CDR: the ordinary deserializer
+                msg = deserialize_message(raw, JointState)
+        except Exception as e:  # noqa: BLE001 - the decoders raise what the bytes make them raise
             self.get_logger().warning(f"joint_states: undecodable message ({e}); ignored", throttle_duration_sec=5.0)
             return
-        if decoded is None:  # not plain little-endian CDR: the ordinary deserializer
-            self._on_joint_state(deserialize_message(raw, JointState))
+        if decoded is None:
+            self._on_joint_state(msg)
             return
         self._joint_state_to_tf(*decoded)
 
@@ -415,10 +423,8 @@ class ModelServer(Node):
         plan = served.plan(names)
         if not len(plan.published):
             return
-        if self._ignore_timestamp:
-            sec, nanosec = self.get_clock().now().seconds_nanoseconds()
         t = sec + nanosec * 1e-9
-        if self._min_interval > 0.0:
+        if self._min_interval > 0.0 and not self._ignore_timestamp:
             last = served.last_publish[plan.published]
             if t >= last.max() and t < last.min() + self._min_interval:
                 return  # too soon (a stamp older than the last publish means time went back: publish)

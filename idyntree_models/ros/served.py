@@ -17,11 +17,9 @@ from ..errors import ModelError
 from ..formats import detect_format
 from ..model.kinematics import JointPoses, Kinematics
 from ..model.model import ForceTorqueSensor, JointType, LinkSensor, Model, SensorType
-from ..model.spherical import three_revolute_to_quaternion
+from ..model.spherical import unfold_spherical_joints
 from ..model.topology import frame_edge, root_frame, tree_order
 from .tf_codec import TFTemplate, transforms_to_xyz_xyzw
-
-_SPHERICAL_REV = re.compile(r"spherical_rev_(.+)_([xyz])", re.S)  # any name, line breaks too
 
 
 @dataclass
@@ -58,13 +56,12 @@ class JointStatePlan:
     """
 
     scalar: list[tuple[str, int]]  # (joint name, index in the message) of 1-DOF joints
-    spherical: list[tuple[str, tuple[int, int, int]]]  # joint, message indices of x/y/z (-1 = absent)
     published: np.ndarray  # indices into Kinematics.joints, in publishing order
     template: TFTemplate | None
     pairs: list[tuple[str, str]]
     q_cols: np.ndarray  # columns of the positions vector the scalar joints set ...
     msg_index: np.ndarray  # ... from these entries of the message
-    poses: JointPoses | None = None  # the published joints' poses straight from q (no spherical joint)
+    poses: JointPoses | None = None  # the published joints' poses straight from q
 
 
 class ServedModel:
@@ -76,15 +73,20 @@ class ServedModel:
         self.format = fmt
         self.prefix = prefix
         self.warnings = list(warnings or [])
-        self.kin = Kinematics(model)  # raises ModelError for models it cannot move (e.g. bad mimic)
-        self.root_frame = root_frame(model)  # a frame above the root link (`world`), or None
+        # The frames follow the published robot_description's tree.  URDF has no spherical joint: the
+        # description writes each as three revolutes through massless links (unfold_spherical_joints), so
+        # /tf publishes those edges too (else RViz finds no transform for the massless links, and a
+        # joint_states naming one of the three would reset the other two).
+        spherical = any(j.type is JointType.SPHERICAL for j in model.joints.values())
+        self.tree = unfold_spherical_joints(model) if spherical else model
+        self.kin = Kinematics(self.tree)  # raises ModelError for models it cannot move (e.g. bad mimic)
+        self.root_frame = root_frame(self.tree)  # a frame above the root link (`world`), or None
         self.root = self.root_frame or tree_order(model).root  # the TF root: the description's root link
         self.static_frames = self._static_frames()
         self.sensors = self._sensors()
         self._plans: dict[tuple[str, ...], JointStatePlan] = {}
         self.fast_serialization = True
         self._pairs = [(prefix + j.parent, prefix + j.child) for j in self.kin.joints]
-        self._spherical = {j.name for j in self.kin.joints if j.type is JointType.SPHERICAL}
         self._mimics: dict[str, list[int]] = {}
         for i, j in enumerate(self.kin.joints):
             if j.mimic is not None:
@@ -101,7 +103,7 @@ class ServedModel:
         root, so another publisher of `world` (a map, a second robot) does not give it two parents.
         """
         out = [StaticFrame(j.parent, j.child, j.rest_transform) for j in self.kin.joints if j.type is JointType.FIXED]
-        out += [StaticFrame(*frame_edge(self.model, name, self.root_frame)) for name in self.model.frames]
+        out += [StaticFrame(*frame_edge(self.tree, name, self.root_frame)) for name in self.tree.frames]
         return out
 
     def _sensors(self) -> list[SensorInfo]:
@@ -178,7 +180,6 @@ class ServedModel:
         index = self.kin.joint_index
         joints = self.kin.joints
         scalar: list[tuple[str, int]] = []
-        spherical: dict[str, list[int]] = {}
         published: list[int] = []
         seen: set[int] = set()
 
@@ -191,17 +192,11 @@ class ServedModel:
             i = index.get(name)
             if i is not None:
                 j = joints[i]
-                if j.dofs == 1 and j.mimic is None:
+                if j.dofs == 1 and j.mimic is None and i not in seen:  # (a name given twice: the first, as rsp)
                     scalar.append((name, k))
                     publish(i)
                     for mi in self._mimics.get(name, ()):
                         publish(mi)
-                continue
-            m = _SPHERICAL_REV.fullmatch(name)
-            if m and m.group(1) in self._spherical:
-                slots = spherical.setdefault(m.group(1), [-1, -1, -1])
-                slots[" xyz".index(m.group(2)) - 1] = k
-                publish(index[m.group(1)])
         kind = {JointType.REVOLUTE: 0, JointType.PRISMATIC: 1}
         published.sort(key=lambda i: kind.get(joints[i].type, 2))  # contiguous blocks for JointPoses
         pairs = [self._pairs[i] for i in published]
@@ -213,8 +208,8 @@ class ServedModel:
                 template = None
         cols = self.kin.position_index
         published_arr = np.array(published, dtype=int)
-        poses = None if spherical or not published else JointPoses(self.kin, published_arr)
-        return JointStatePlan(scalar, [(n, tuple(s)) for n, s in spherical.items()], published_arr, template, pairs,
+        poses = JointPoses(self.kin, published_arr) if published else None
+        return JointStatePlan(scalar, published_arr, template, pairs,
                               np.array([cols[n] for n, _ in scalar], dtype=int),
                               np.array([k for _, k in scalar], dtype=int), poses)
 
@@ -226,25 +221,14 @@ class ServedModel:
             q = self._q0.copy()  # the common case: positions that cannot overflow (NaN fails the test too)
             q[plan.q_cols] = values
             return plan.poses.compute(q)
-        if not np.isfinite(values).all() or any(
-                k >= 0 and not math.isfinite(positions[k]) for _, ks in plan.spherical for k in ks):
+        if not np.isfinite(values).all():
             # a NaN would reach /tf as a NaN transform, which breaks every tf2 listener's tree
             bad = sorted(name for name, k in plan.scalar if not math.isfinite(positions[k]))
-            bad += sorted(name for name, ks in plan.spherical if any(k >= 0 and not math.isfinite(positions[k])
-                                                                     for k in ks))
             raise ModelError(f"non-finite position for joint(s) {', '.join(bad[:5])}")
         q = self._q0.copy()
         q[plan.q_cols] = values
         with np.errstate(all="ignore"):  # an overflow is refused below, with the joints named
-            if plan.poses is not None:
-                poses = plan.poses.compute(q)
-            else:
-                for name, (ix, iy, iz) in plan.spherical:
-                    angles = [positions[k] if k >= 0 else 0.0 for k in (ix, iy, iz)]
-                    col = self.kin.position_index[name]
-                    q[col:col + 4] = three_revolute_to_quaternion(*angles)
-                local = self.kin.joint_transforms_q(q)[0]
-                poses = transforms_to_xyz_xyzw(local[plan.published])
+            poses = plan.poses.compute(q)
         if not np.isfinite(poses).all():
             # finite positions can still overflow: a mimic multiplier of 1e308, a prismatic joint at 1e308
             # on top of its origin; a NaN or inf pose must not reach /tf either
