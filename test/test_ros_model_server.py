@@ -422,6 +422,17 @@ def test_description_from_topic(ros, param):
     assert "root" in server.output().split("rejected", 1)[1]  # two root links: says why
     resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""))
     assert resp.model == DEMO_ARM.read_text()
+    if param != "description_from_topic":
+        return
+    # the model comes from the topic: a model_file is refused with the reason (it replaced the topic's model);
+    # a new option rebuilds the model last received (it was refused as "robot_description is empty")
+    result = set_parameter(probe, "model_file", str(ICUB))
+    assert not result.successful and "comes from the robot_description topic" in result.reason
+    assert served_name(probe) == "demo_arm"
+    n = len(static)
+    assert set_parameter(probe, "frame_prefix", "t/").successful
+    probe.spin_until(lambda: len(static) > n, what="/tf_static with the new prefix")
+    assert all(t.header.frame_id.startswith("t/") for t in static[-1].transforms)
 
 
 def test_server_without_model_exits_with_reason(tmp_path: Path):

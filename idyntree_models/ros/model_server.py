@@ -343,6 +343,8 @@ class ModelServer(Node):
         changed = {p.name: p.value for p in params}
         if not any(name in changed for name in _SOURCE_PARAMS):
             return SetParametersResult(successful=True)
+        if self._from_topic:
+            return self._on_set_parameters_from_topic(changed)
         model_file = str(changed.get("model_file", self.get_parameter("model_file").value))
         description = changed.get("robot_description", self.get_parameter("robot_description").value)
         if model_file:
@@ -371,6 +373,25 @@ class ModelServer(Node):
             self.get_logger().error(f"model rejected: {e}")
             return SetParametersResult(successful=False, reason=str(e))
         self._pending = (served, source)
+        return SetParametersResult(successful=True)
+
+    def _on_set_parameters_from_topic(self, changed: dict) -> SetParametersResult:
+        """The model comes from the topic: the source parameters are refused (robot_state_publisher does not
+        even declare robot_description in this mode), and new options rebuild the model last received."""
+        if "model_file" in changed or "robot_description" in changed:
+            return SetParametersResult(successful=False, reason=(
+                "the model comes from the robot_description topic (description_from_topic): publish the new "
+                "model there; model_file and robot_description are not read in this mode"))
+        served = self._served
+        if served is None:  # nothing received yet: the options apply to the first model
+            return SetParametersResult(successful=True)
+        try:
+            with self._model_lock:
+                rebuilt = self._build(("text", served.text), changed)
+        except ModelError as e:
+            self.get_logger().error(f"model rejected: {e}")
+            return SetParametersResult(successful=False, reason=str(e))
+        self._pending = (rebuilt, ("text", served.text))
         return SetParametersResult(successful=True)
 
     def _after_set_parameters(self, params) -> None:
