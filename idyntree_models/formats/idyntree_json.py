@@ -670,7 +670,7 @@ def _load_shape(r: _Reader, v, path: str) -> Shape:
     if r.boolean(d["has_material"], f"{path}.has_material") if "has_material" in d else "material" in d:
         mp = f"{path}.material"
         m = r.obj(r.key(d, "material", path), mp, ("name", "has_color", "color", "has_texture", "texture"))
-        mat = Material(r.string(m["name"], f"{mp}.name", allow_empty=True) if "name" in m else None)
+        mat = Material((r.string(m["name"], f"{mp}.name", allow_empty=True) or None) if "name" in m else None)
         if r.boolean(m["has_color"], f"{mp}.has_color") if "has_color" in m else "color" in m:
             mat.color = r.vector(r.key(m, "color", mp), f"{mp}.color", 4)
         if r.boolean(m["has_texture"], f"{mp}.has_texture") if "has_texture" in m else "texture" in m:
