@@ -121,7 +121,7 @@ def test_version_is_checked(doc):
         (lambda d: d["joints"][5]["limits"].pop("min_position"), r"joints\[5\]\.limits: missing key 'min_position'"),
         (lambda d: d["joints"][5]["limits"].update(min_position=3.0, max_position=-3.0),
          r"joints\[5\]\.limits: min_position 3.0 is above max_position -3.0"),
-        (lambda d: d["joints"][-1].update(child_link=d["joints"][1]["child_link"]), r"joints: .*two parent joints"),
+        (lambda d: d["joints"][-1].update(child_link=d["joints"][1]["child_link"]), r"joints\[\d+\]: .*two parent joints"),
     ],
 )
 def test_bad_input_names_the_json_path(doc, edit, message):
@@ -239,3 +239,68 @@ def test_a_material_without_a_name_comes_back_without_one():
     back = load_model(export_model(model, "idyntree-model-json").encode(), "idyntree-model-json")
     material = back.links["a"].visuals[0].material
     assert material.name is None and list(material.color) == [1.0, 0.0, 0.0, 1.0]
+
+
+def _first(doc: dict, kind: str) -> int:
+    return next(i for i, j in enumerate(doc["joints"]) if j["type"] == kind)
+
+
+def test_what_the_schema_does_not_read_where_it_is_written_is_said(doc):
+    """Limits without their has_* flag (or with it false) were dropped without a word: a revolute joint came
+    back continuous; a fixed joint's axis, limits and dynamics were not looked at, nor NoJointDynamics values."""
+    k = _first(doc, "revolute")
+    d = _mutated(doc, lambda d: d["joints"][k]["limits"].update(has_position_limits=False, has_effort_limits=False)
+                 or d["joints"][k]["limits"].pop("has_velocity_limits"))
+    d["joints"][k]["limits"].update(min_position=-1.0, max_position=1.0, effort_limit=3.0, velocity_limit=2.0)
+    f = _first(doc, "fixed")
+    d["joints"][f].update(axis={"direction": [1, 0, 0]}, limits={}, dynamics="x")
+    d["joints"][k]["dynamics"] = {"type": "NoJointDynamics", "damping": 0.5, "static_friction": 0.0}
+    warnings: list[str] = []
+    model = _load(d, warnings=warnings)
+    assert not model.joints[d["joints"][k]["name"]].limits.has_position_limits
+    said = sorted(w for w in warnings if w.startswith(f"joints[{k}]") or w.startswith(f"joints[{f}]"))
+    assert said == sorted([f"joints[{f}]: axis, limits, dynamics not read (a fixed joint has none)",
+                    f"joints[{k}].limits: min_position, max_position not read (has_position_limits is false)",
+                    f"joints[{k}].limits: effort_limit not read (has_effort_limits is false)",
+                    f"joints[{k}].limits: velocity_limit not read (has_velocity_limits is missing)",
+                    f"joints[{k}].dynamics: damping not read (the type is NoJointDynamics)"]), warnings
+    with pytest.raises(ModelError, match="not read"):
+        load_model(json.dumps(d), "idyntree-model-json", strict=True)
+
+
+def test_a_spherical_joint_s_limits_and_dynamics_are_checked():
+    """They were not looked at: a limit flag "maybe", dynamics 17 loaded without a word."""
+    base = json.loads(export_model(load_model(MODELS.parent.parent / "idyntree_models/data/demo_arm.urdf"),
+                                   "idyntree-model-json"))
+    k = _first(base, "spherical")
+    for change, message in (({"limits": {"has_position_limits": "maybe"}}, r"limits\.has_position_limits: expected"),
+                            ({"dynamics": 17}, r"dynamics: expected an object"),
+                            ({"limits": {"has_position_limits": True, "min_position": [0, 0]}},
+                             r"limits\.min_position: expected 3")):
+        with pytest.raises(ModelError, match=rf"joints\[{k}\]\.{message}"):
+            _load(_mutated(base, lambda d, change=change: d["joints"][k].update(change)))
+    warnings: list[str] = []
+    _load(_mutated(base, lambda d: d["joints"][k].update(
+        dynamics={"type": "URDFJointDynamics", "damping": [0.1, 0, 0], "static_friction": [0, 0, 0]})),
+        warnings=warnings)
+    assert any(f"joints[{k}].dynamics: damping and friction of spherical joint" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("name", ["imu\x00link", "tor\nso", "a\tb"])
+def test_a_name_no_xml_format_can_hold_is_refused(doc, name):
+    """A NUL in a frame name loaded, then SDF and MJCF export failed with an internal error."""
+    d = _mutated(doc, lambda d: d["additional_frames"][0].update(name=name))
+    _fails(d, r"additional_frames\[0\]\.name: .* holds the control character U\+00")
+
+
+def test_errors_found_on_the_whole_document_point_at_their_entry(doc, tmp_path):
+    """A duplicate key gave no line (eight 'mass' keys in the file); tree errors said only 'joints'."""
+    text = json.dumps(doc, indent=2)
+    first = text.index('"mass"')
+    text = text[:first] + '"mass": 2.0, ' + text[first:]
+    e = _fails(text, "duplicate key 'mass'")
+    assert e.line == text.count("\n", 0, first) + 1
+    k = 3
+    child = doc["joints"][k]["child_link"]
+    e = _fails(_mutated(doc, lambda d: d["joints"].pop(k)), "root links")
+    assert e.element == f"links[{[n['name'] for n in doc['links']].index(child)}]"

@@ -38,6 +38,7 @@ from .base import Diagnostics, ExportOptions, LoadOptions, decode_utf8
 from .numbers import BadJsonNumber, NumberError, json_loads, json_number, json_number_line, lone_surrogate_line, show
 
 VERSION = 1
+_NOT_XML = re.compile("[\x00-\x1f\ufffe\uffff]")
 
 
 def _vec(v) -> list[float]:
@@ -310,6 +311,10 @@ class _Reader:
             raise _error(path, f"expected a string, got {_kind(v)}")
         if not allow_empty and not v.strip():
             raise _error(path, "must not be empty")
+        bad = _NOT_XML.search(v)
+        if bad is not None:  # every other format is XML, which cannot hold it (or turns a line break into a space)
+            raise _error(path, f"{v!r} holds the control character U+{ord(bad.group()):04X}, which no other format can "
+                               "hold")
         return v
 
     def boolean(self, v, path: str) -> bool:
@@ -363,13 +368,40 @@ class _Reader:
         return out
 
 
+class _DuplicateKey(Exception):
+    pass
+
+
 def _no_duplicate_keys(pairs: list) -> dict:
     out: dict = {}
     for k, v in pairs:
         if k in out:
-            raise ModelError(f"duplicate key '{k}' in a JSON object")
+            raise _DuplicateKey(k)
         out[k] = v
     return out
+
+
+_JSON_STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:]')
+
+
+def _duplicate_key_line(text: str) -> int | None:
+    """Line of the first key repeated in its object (the json module's hook sees the object, not where it is)."""
+    open_objects: list[set | None] = []  # the keys of each open object; None for an array
+    last = None
+    for m in _JSON_STRUCTURE.finditer(text):
+        token = m.group()
+        if token == "{" or token == "[":
+            open_objects.append(set() if token == "{" else None)
+        elif token == "}" or token == "]":
+            if open_objects:
+                open_objects.pop()
+        elif token == ":" and last is not None and open_objects and open_objects[-1] is not None:
+            key = json.loads(last.group())
+            if key in open_objects[-1]:
+                return text.count("\n", 0, last.start()) + 1
+            open_objects[-1].add(key)
+        last = m if token[0] == '"' else None
+    return None
 
 
 def _parse(text: str | bytes) -> tuple[object, str]:
@@ -387,6 +419,8 @@ def _parse(text: str | bytes) -> tuple[object, str]:
         return json_loads(text, object_pairs_hook=_no_duplicate_keys), text
     except json.JSONDecodeError as e:
         raise ModelError(f"invalid JSON: {e.msg} (line {e.lineno}, column {e.colno})", line=e.lineno) from None
+    except _DuplicateKey as e:  # (JSON readers differ on which of the two they keep)
+        raise ModelError(f"duplicate key '{e.args[0]}' in a JSON object", line=_duplicate_key_line(text)) from None
     except RecursionError:
         raise ModelError("invalid JSON: nested too deeply") from None
 
@@ -500,15 +534,20 @@ def _load_joint(r: _Reader, v, path: str, model: Model) -> Joint:
         raise _error(path, f"joint '{name}' connects link '{parent}' to itself")
     rest = r.transform(d, "rest_transform", path)
     if type_name == "fixed":
+        _not_read(r, d, ("axis", "limits", "dynamics", "joint_center_wrt_parent"), path, "a fixed joint has none")
         return Joint(name, JointType.FIXED, parent, child, rest)
     if type_name == "spherical":
         center = None
         if "joint_center_wrt_parent" in d:
             center = r.vector(d["joint_center_wrt_parent"], f"{path}.joint_center_wrt_parent", 3)
+        _not_read(r, d, ("axis",), path, "a spherical joint has none")
         if "limits" in d:
-            lim = r.obj(d["limits"], f"{path}.limits")
-            if any(lim.get(k) is True for k in ("has_position_limits", "has_effort_limits", "has_velocity_limits")):
+            lim = _load_limits(r, d["limits"], f"{path}.limits", so2=False, size=3)
+            if lim.has_position_limits or lim.has_effort_limit or lim.has_velocity_limit:
                 r.diag.warn(f"{path}.limits: limits of spherical joint '{name}' are not supported and were ignored")
+        if "dynamics" in d and _load_dynamics(r, d["dynamics"], f"{path}.dynamics", size=3) is not None:
+            r.diag.warn(f"{path}.dynamics: damping and friction of spherical joint '{name}' are not supported and "
+                        "were ignored")
         return Joint(name, JointType.SPHERICAL, parent, child, rest, center=center)
     jtype = JointType.PRISMATIC if type_name == "prismatic" else JointType.REVOLUTE
     ap = f"{path}.axis"
@@ -528,49 +567,69 @@ def _load_joint(r: _Reader, v, path: str, model: Model) -> Joint:
     return joint
 
 
-def _load_limits(r: _Reader, v, path: str, so2: bool) -> Limits:
-    d = r.obj(
-        v,
-        path,
-        (
-            "has_position_limits",
-            "min_position",
-            "max_position",
-            "has_effort_limits",
-            "effort_limit",
-            "has_velocity_limits",
-            "velocity_limit",
-        ),
-    )
+def _not_read(r: _Reader, d: dict, keys: tuple[str, ...], path: str, why: str) -> None:
+    """Keys of the schema that mean nothing where they are: said, not dropped silently."""
+    given = [k for k in keys if k in d]
+    if given:
+        r.diag.warn(f"{path}: {', '.join(given)} not read ({why})")
+
+
+# each limit's flag and the values it enables (the schema writes a value only where its flag is true)
+_LIMIT_FLAGS = (("has_position_limits", ("min_position", "max_position")), ("has_effort_limits", ("effort_limit",)),
+                ("has_velocity_limits", ("velocity_limit",)))
+
+
+def _load_limits(r: _Reader, v, path: str, so2: bool, size: int = 1) -> Limits:
+    """The limits; `size` 3: a spherical joint's (read to be checked, then not used)."""
+    d = r.obj(v, path, tuple(k for flag, values in _LIMIT_FLAGS for k in (flag, *values)))
     lim = Limits()
+    flags = {}
+    for flag, values in _LIMIT_FLAGS:
+        flags[flag] = r.boolean(d[flag], f"{path}.{flag}") if flag in d else False
+        if not flags[flag]:
+            _not_read(r, d, values, path, f"{flag} is {'false' if flag in d else 'missing'}")
 
-    def flag(key: str) -> bool:
-        return r.boolean(d[key], f"{path}.{key}") if key in d else False
+    def value(key: str):
+        x = r.key(d, key, path)
+        return r.number(x, f"{path}.{key}") if size == 1 else r.vector(x, f"{path}.{key}", size)
 
-    lim.has_position_limits = flag("has_position_limits")
+    lim.has_position_limits = flags["has_position_limits"]
     if lim.has_position_limits:
         if so2:
             raise _error(f"{path}.has_position_limits", "a revolute_so2 joint has no position limits")
-        lim.min_position = r.number(r.key(d, "min_position", path), f"{path}.min_position")
-        lim.max_position = r.number(r.key(d, "max_position", path), f"{path}.max_position")
-        if lim.min_position > lim.max_position:
-            raise _error(path, f"min_position {lim.min_position} is above max_position {lim.max_position}")
-    lim.has_effort_limit = flag("has_effort_limits")
+        lo, hi = value("min_position"), value("max_position")
+        if size == 1:
+            lim.min_position, lim.max_position = lo, hi
+            if lo > hi:
+                raise _error(path, f"min_position {lo} is above max_position {hi}")
+    lim.has_effort_limit = flags["has_effort_limits"]
     if lim.has_effort_limit:
-        lim.effort_limit = r.number(r.key(d, "effort_limit", path), f"{path}.effort_limit")
-    lim.has_velocity_limit = flag("has_velocity_limits")
+        effort = value("effort_limit")
+        if size == 1:
+            lim.effort_limit = effort
+    lim.has_velocity_limit = flags["has_velocity_limits"]
     if lim.has_velocity_limit:
-        lim.velocity_limit = r.number(r.key(d, "velocity_limit", path), f"{path}.velocity_limit")
+        velocity = value("velocity_limit")
+        if size == 1:
+            lim.velocity_limit = velocity
     return lim
 
 
-def _load_dynamics(r: _Reader, v, path: str) -> Dynamics | None:
+def _load_dynamics(r: _Reader, v, path: str, size: int = 1) -> Dynamics | None:
+    """The dynamics; `size` 3: a spherical joint's (read to be checked; None when it has none)."""
     d = r.obj(v, path, ("type", "damping", "static_friction"))
     kind = r.string(r.key(d, "type", path), f"{path}.type")
-    if kind == "NoJointDynamics":
+    if kind == "NoJointDynamics":  # (iDynTree writes zeros beside it; other values are said)
+        values = {k: (r.number(d[k], f"{path}.{k}") if size == 1 else r.vector(d[k], f"{path}.{k}", size))
+                  for k in ("damping", "static_friction") if k in d}
+        _not_read(r, {k: x for k, x in values.items() if np.any(np.asarray(x) != 0.0)}, ("damping", "static_friction"),
+                  path, "the type is NoJointDynamics")
         return None
     if kind != "URDFJointDynamics":
         raise _error(f"{path}.type", f"unknown joint dynamics '{kind}' (expected NoJointDynamics or URDFJointDynamics)")
+    if size == 3:
+        values = [r.vector(d[k], f"{path}.{k}", 3) for k in ("damping", "static_friction") if k in d]
+        return Dynamics(0.0, 0.0) if any(np.any(x != 0.0) for x in values) else None
     damping = r.number(d.get("damping", 0.0), f"{path}.damping")
     friction = r.number(d.get("static_friction", 0.0), f"{path}.static_friction")
     return Dynamics(damping, friction)
@@ -581,8 +640,12 @@ def _check_base(r: _Reader, doc: dict, model: Model, joints_path: dict[str, str]
 
     try:
         tree = tree_order(model)
-    except ModelError as e:
-        raise _error("joints", e.message if not e.element else f"{e.element}: {e.message}") from None
+    except ModelError as e:  # at the entry it names: a joint, or a link (in the order of `links`)
+        kind, _, name = (e.element or "").partition(" ")
+        name = name.strip("'")
+        links = {n: f"links[{i}]" for i, n in enumerate(model.links)}
+        where = joints_path.get(name) if kind == "joint" else links.get(name) if kind == "link" else None
+        raise _error(where or "joints", e.message if where or not e.element else f"{e.element}: {e.message}") from None
     base = doc.get("default_base_link")
     if base is None:
         model.default_base_link = tree.root
@@ -597,7 +660,6 @@ def _check_base(r: _Reader, doc: dict, model: Model, joints_path: dict[str, str]
             f"that is no joint's child is '{tree.root}'",
         )
     model.default_base_link = base
-    _ = joints_path
 
 
 def _load_frame(r: _Reader, v, path: str, model: Model) -> None:
