@@ -137,6 +137,9 @@ def run(argv: list[str] | None = None) -> int:
 def _convert(args) -> None:
     warnings: list[str] = []
     out_format = _output_format(args)
+    if args.input != "-" and args.output != "-" and _same_file(args.input, args.output):
+        raise ModelError("the output is the input file: write the conversion to another file (replacing the "
+                         "source would lose what the model does not hold, such as its comments)", source=args.output)
     options = {**load_options_from_args(args), "free_bodies": args.free_bodies,
                "allow_include_outside": tuple(args.allow_include_outside)}
     if args.input == "-":
@@ -155,18 +158,25 @@ def _convert(args) -> None:
     else:
         model = load_model(os.fspath(args.input), args.input_format, warnings=warnings, **options)
     model = reduce_from_args(model, args, warnings)
-    text = export_model(
-        model,
-        out_format,
-        warnings=warnings,
-        export_spherical_joints_as_three_revolute_joints=not args.no_export_spherical_joints_as_three_revolute_joints,
-        mjcf_free_joint=args.mjcf_free_joint,
-        mesh_uri=args.mesh_uri,
-        resolve_mesh_uris=args.resolve_mesh_uris,
-        output_dir=None if args.output == "-" else os.path.dirname(os.path.abspath(args.output)),
-        search_paths=tuple(args.model_path),
-        strict=args.strict,
-    )
+    try:
+        text = export_model(
+            model,
+            out_format,
+            warnings=warnings,
+            export_spherical_joints_as_three_revolute_joints=not args.no_export_spherical_joints_as_three_revolute_joints,
+            mjcf_free_joint=args.mjcf_free_joint,
+            mesh_uri=args.mesh_uri,
+            resolve_mesh_uris=args.resolve_mesh_uris,
+            output_dir=None if args.output == "-" else os.path.dirname(os.path.abspath(args.output)),
+            search_paths=tuple(args.model_path),
+            strict=args.strict,
+        )
+    except ModelError as e:  # (what the model read from the input cannot be written: say which input)
+        if e.source is None:
+            e.message = f"cannot be written as {out_format}: {e.element + ': ' if e.element else ''}{e.message}"
+            e.element = None
+            e.with_source("<stdin>" if args.input == "-" else os.fspath(args.input))
+        raise
     if args.output == "-":
         try:
             sys.stdout.buffer.write(text.encode("utf-8"))
@@ -175,6 +185,13 @@ def _convert(args) -> None:
             raise ModelError(f"cannot write the output: {e.strerror or e}", source="<stdout>") from None
     else:
         write_text(args.output, text)
+
+
+def _same_file(a, b) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # (an output that does not exist yet, an input that does not: the load says so)
+        return False
 
 
 def main() -> None:

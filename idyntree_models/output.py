@@ -71,6 +71,9 @@ def write_text(path: str, text: str) -> None:
         raise ModelError(f"cannot write the output: {e.strerror}", source=path) from None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise ModelError("cannot write the output: it is a directory", source=path)
+    if st is not None and stat.S_ISREG(st.st_mode) and not os.access(target, os.W_OK):
+        # the rename would replace it all the same (only the directory's permission counts): refuse as cp does
+        raise ModelError("cannot write the output: the file is read-only", source=path)
     with signals_raise():
         if st is not None and not stat.S_ISREG(st.st_mode):
             _write_special(path, target, data)

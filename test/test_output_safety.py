@@ -216,3 +216,34 @@ def test_warnings_with_newlines_stay_one_line_each(tmp_path):
     lines = res.stderr.splitlines()
     assert any("sensor 'cam\\n1' of type 'camera'" in line for line in lines), res.stderr
     assert all(line.startswith("WARNING: ") for line in lines), res.stderr
+
+
+def test_the_input_is_never_the_output(tmp_path):
+    """-i a.urdf -o a.urdf replaced the source with the conversion, its comments gone; through a symlink too."""
+    src = tmp_path / "a.urdf"
+    src.write_bytes(DEMO_URDF.read_bytes())
+    (tmp_path / "link.urdf").symlink_to(src)
+    for out in (src, tmp_path / "link.urdf", tmp_path / "." / "a.urdf"):
+        done = cli("-i", src, "-o", out)
+        assert done.returncode == 1 and "the output is the input file" in done.stderr, done.stderr
+        assert src.read_bytes() == DEMO_URDF.read_bytes()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only file: nothing to refuse")
+def test_a_read_only_output_is_not_replaced(tmp_path):
+    out = tmp_path / "out.urdf"
+    out.write_text("keep")
+    out.chmod(0o444)
+    done = cli("-i", DEMO_URDF, "-o", out)
+    assert done.returncode == 1 and "read-only" in done.stderr and out.read_text() == "keep"
+
+
+def test_what_cannot_be_written_names_the_input(tmp_path):
+    """A colour SDF cannot hold, read from JSON: the error named no file, as if the output were at fault."""
+    doc = load_model(DEMO_URDF)
+    doc.links["base_link"].visuals[0].material.color[0] = 5.0
+    src = tmp_path / "m.json"
+    save_model(doc, src)
+    done = cli("-i", src, "-o", tmp_path / "m.sdf")
+    assert done.returncode == 1
+    assert f"{src}: cannot be written as sdf: link 'base_link': colour" in done.stderr, done.stderr
