@@ -242,6 +242,9 @@ def test_non_utf8_input_gives_the_line(tmp_path):
     path.write_bytes(robot().replace('name="b"', 'name="b\xe9"').encode("latin-1"))
     e = fails(path, r"not UTF-8 text")
     assert e.line == 3
+    for encoding in ("utf-16", "utf-16-be"):  # (a BOM first: said as what it is)
+        path.write_bytes((b"\xfe\xff" if encoding == "utf-16-be" else b"") + robot().encode(encoding))
+        assert fails(path, r"UTF-16 text \(it starts with a UTF-16 byte order mark\): save it as UTF-8").line == 1
 
 
 def test_cr_only_line_ends_count_lines(tmp_path):

@@ -35,6 +35,9 @@ def decode_utf8(data: bytes, source: str | None = None) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # (a Windows editor's "Unicode": say what it is)
+            raise ModelError("the model is UTF-16 text (it starts with a UTF-16 byte order mark): save it as UTF-8",
+                             source=source, line=1) from None
         raise ModelError(
             f"the model is not UTF-8 text ({e.reason} at byte {e.start}: {data[e.start:e.start + 4]!r})",
             source=source,
