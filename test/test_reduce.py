@@ -12,8 +12,9 @@ import sys
 
 import numpy as np
 import pytest
+from lxml import etree
 
-from idyntree_models import Kinematics, load_model, reduce
+from idyntree_models import Kinematics, export_model, load_model, reduce
 from idyntree_models.errors import ModelError
 from idyntree_models.model import ForceTorqueSensor, JointType, LinkSensor
 
@@ -146,7 +147,10 @@ def test_ft_sensor_joints_are_kept_unless_asked_to_drop_them():
     ref = oracle.reduced(path.read_text(), ICUB_KEEP, LOCKED)
     assert set(dropped.sensors) == set(ref.sensors) == set()
     assert set(dropped.links) == set(ref.links)
-    assert len(warnings) == len(FT_JOINTS) and all("dropped" in w for w in warnings)
+    assert len([w for w in warnings if "dropped" in w]) == len(FT_JOINTS)
+    # (and what the file wrote on those joints is named: their <dynamics>)
+    assert [w for w in warnings if "dropped" not in w] == [
+        w for w in warnings if w.startswith(f"{len(FT_JOINTS)} kept source element(s) belong to a joint locked")]
 
 
 def test_input_model_is_not_changed():
@@ -294,3 +298,32 @@ def test_what_is_far_but_finite_reduces_as_usual_and_what_overflows_is_refused()
     ball.joints["s"].center = np.array([1.7e308, 1.7e308, 0.0])  # as an iDynTree JSON joint_center_wrt_parent can say
     with pytest.raises(ModelError, match="joint 's'.*spherical joint centre is not finite"):
         reduce(ball, ["s"], {"j": 0.7854})  # 45 degrees: the centre moves to y = 2.4e308
+
+
+def test_what_the_source_holds_beyond_the_model_goes_with_what_holds_it():
+    """reduce dropped every kept element of the source (<transmission>, <gazebo>, a shape's attributes) without a
+    word. Now they stay on what still holds them: a lumped link's visual is its group's, after the group's own; a
+    locked joint's elements are named; a top-level <transmission> of a locked joint is kept and named; the lumped
+    link is written back under its locked joint's name."""
+    inertial = '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
+    box = '<geometry><box size="1 1 1"/></geometry>'
+    text = f"""<robot name="r">
+  <link name="a">{inertial}</link>
+  <link name="b">{inertial}<visual>{box}</visual></link>
+  <link name="c">{inertial}<visual shade="dark">{box}</visual></link>
+  <joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>
+  <joint name="j2" type="continuous"><parent link="b"/><child link="c"/><calibration rising="0"/></joint>
+  <transmission name="t2"><joint name="j2"/></transmission>
+  <gazebo reference="b"><mu1>0.5</mu1></gazebo>
+</robot>"""
+    warnings: list[str] = []
+    reduced = reduce(load_model(text, "urdf"), ["j1"], warnings=warnings)
+    assert warnings == ["<transmission> is kept as written but names joint(s) locked by the reduction: j2",
+                        "1 kept source element(s) belong to a joint locked or a link lumped by the reduction and are "
+                        "not in the reduced model: <calibration> of joint 'j2'"]
+    out = etree.fromstring(export_model(reduced, "urdf").encode())
+    visuals = out.findall("link[@name='b']/visual")
+    assert [v.get("shade") for v in visuals] == [None, "dark"]  # c's visual, now b's second
+    assert out.find("transmission[@name='t2']") is not None and out.find("gazebo[@reference='b']") is not None
+    assert out.find("joint[@name='j2']").get("type") == "fixed" and out.find("joint[@name='j2']/calibration") is None
+

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -26,6 +27,7 @@ from .kinematics import Kinematics
 from .model import (
     ForceTorqueSensor,
     Frame,
+    FrameJoint,
     Inertia,
     Joint,
     JointType,
@@ -181,7 +183,7 @@ def reduce(
     # the lumped model: any overflow (huge masses summed, a frame far out on a far link) leaves a NaN or
     # inf that validation below refuses, with the element named
     with np.errstate(all="ignore"):
-        out = _lumped(model, tree.order, group, root_H, at_lock, kept, fixed_for_sensor, sensors)
+        out = _lumped(model, tree.order, group, root_H, at_lock, kept, fixed_for_sensor, sensors, notes)
     try:  # what the readers guarantee for a loaded model
         with np.errstate(all="ignore"):
             validate(out)
@@ -196,7 +198,7 @@ def reduce(
 
 def _lumped(model: Model, order: list[str], group: dict[str, str], root_H: dict[str, np.ndarray],
             at_lock: dict[str, np.ndarray], kept: set[str], fixed_for_sensor: dict[str, str],
-            sensors: dict) -> Model:
+            sensors: dict, notes: list[str]) -> Model:
     """The reduced model: a link per group (combined inertia, every shape, the other links as frames)."""
     out = Model(name=model.name, default_base_link=model.default_base_link)
     out.metadata = {k: v for k, v in model.metadata.items() if k != "lines"}
@@ -212,6 +214,12 @@ def _lumped(model: Model, order: list[str], group: dict[str, str], root_H: dict[
         )
         for n in names[1:]:
             out.frames[n] = Frame(n, root, root_H[n].copy())
+    # a lumped link is a frame joined by its (locked) joint: exporters write it under that joint's name
+    parent_joint = {j.child: j.name for j in model.joints.values()}
+    frame_joints = dict(model.metadata.get("frame_joints") or {})
+    frame_joints.update((n, FrameJoint(parent_joint[n])) for names in members.values() for n in names[1:])
+    if frame_joints:
+        out.metadata["frame_joints"] = frame_joints
     for frame in model.frames.values():
         out.frames[frame.name] = Frame(frame.name, group[frame.parent_link], root_H[frame.parent_link] @ frame.link_H_frame)
 
@@ -225,7 +233,52 @@ def _lumped(model: Model, order: list[str], group: dict[str, str], root_H: dict[
     for sensor in sensors.values():
         out.sensors[sensor.name] = _moved_sensor(sensor, group, root_H)
     out.initial_configuration = {k: v for k, v in model.initial_configuration.items() if k in kept}
+    out.extensions = _carried_extensions(model, out, members, notes)
     return out
+
+
+_JOINT_NAMED = re.compile(r"""<joint\b[^>]*?\bname\s*=\s*["']([^"']*)["']""")
+
+
+def _carried_extensions(model: Model, out: Model, members: dict[str, list[str]], notes: list[str]) -> list:
+    """The source's kept elements (model.extensions), on what still holds them: the document's own stay, a
+    lumped link's shapes are its group's (the index moved past the shapes before them); those of a locked
+    joint, or of a lumped link itself (its inertial, its own tags), have no element left and are named."""
+    shapes: dict[tuple[str, str], tuple[str, int]] = {}  # (link, kind) -> (group link, index of its first shape)
+    for root, names in members.items():
+        counts = {"visual": 0, "collision": 0}
+        for n in names:
+            for kind in counts:
+                shapes[(n, kind)] = (root, counts[kind])
+                counts[kind] += len(getattr(model.links[n], kind + "s"))
+    # (a frame that was a link is written with its fixed joint, whose elements go with it)
+    frame_joints = {fj.joint for name, fj in (model.metadata.get("frame_joints") or {}).items() if name in out.frames}
+    holders = {"link": out.links, "inertial": out.links, "joint": out.joints.keys() | frame_joints,
+               "sensor": out.sensors, "frame": out.frames}
+    carried: list = []
+    lost: list[str] = []
+    for e in model.extensions:
+        kind = e.owner_kind
+        if kind in ("visual", "collision") and (e.owner, kind) in shapes:
+            root, first = shapes[(e.owner, kind)]
+            if root != e.owner:
+                e = copy.copy(e)
+                e.owner, e.index = root, (e.index or 0) + first
+            carried.append(e)
+        elif kind is None or kind == "model" or e.owner in holders.get(kind, ()):
+            carried.append(e)
+            gone = [] if kind is not None else [n for n in _JOINT_NAMED.findall(e.xml) if n in model.joints and
+                                                n not in out.joints]
+            if gone:  # (a <transmission>, a <ros2_control>: written as they are, for a joint there is no more)
+                notes.append(f"<{e.tag}> is kept as written but names joint(s) locked by the reduction: "
+                             f"{', '.join(dict.fromkeys(gone))}")
+        else:
+            lost.append(f"<{e.tag}> of {kind} '{e.owner}'")
+    if lost:
+        shown = ", ".join(lost[:5]) + (f" and {len(lost) - 5} more" if len(lost) > 5 else "")
+        notes.append(f"{len(lost)} kept source element(s) belong to a joint locked or a link lumped by the "
+                     f"reduction and are not in the reduced model: {shown}")
+    return carried
 
 
 def _independent(kin: Kinematics, positions: Mapping[str, object]) -> dict[str, object]:
