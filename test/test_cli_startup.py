@@ -96,3 +96,19 @@ def test_info_launcher_runs():
     r = _run([str(INFO), str(MODELS / "urdf/idyntree/icub_sensorised.urdf"), "--json"])
     assert r.returncode == 0, r.stderr
     assert '"n_links"' in r.stdout
+
+
+def test_launchers_find_ros_packages_as_the_module_does(tmp_path):
+    """The launchers skip `site`, and with it the .pth that puts the venv on AMENT_PREFIX_PATH: $(find pkg) in a
+    xacro file failed from the command ("searched nowhere") and worked from Python."""
+    src = tmp_path / "f.urdf.xacro"
+    src.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                   '<link name="a"><visual><geometry><mesh filename="file://$(find idyntree_models)/package.xml"/>'
+                   '</geometry></visual></link></robot>')
+    env = {k: v for k, v in os.environ.items() if k not in ("_ROS_WHEELS_BOOTSTRAP_COMPLETE", "AMENT_PREFIX_PATH")}
+    runs = [subprocess.run(cmd + ["-i", str(src), "-o", "-", "--output-format", "urdf"], cwd=REPO,
+                           capture_output=True, text=True, timeout=120, env=env)
+            for cmd in ([str(CONVERT)], [sys.executable, "-m", "idyntree_models.cli"])]
+    assert [r.returncode for r in runs] == [0, 0], [r.stderr for r in runs]
+    assert runs[0].stdout == runs[1].stdout and "/package.xml" in runs[0].stdout
+
