@@ -8,7 +8,7 @@ import logging
 import os
 import stat
 
-from .errors import ModelError
+from .errors import ModelError, XacroNotAllowed
 from .formats import Format, detect_format, dumper, format_from_path, get_format, loader
 from .formats.base import (
     MAX_FILE_BYTES,
@@ -85,9 +85,9 @@ def _format_of(text: str, name: str | None, format: str | None, diag: Diagnostic
     if fmt.name != "xacro":
         return text, fmt
     if not opts.allow_xacro:
-        raise ModelError(
-            "xacro documents are expanded only from files here (xacro's $(eval) runs Python code, and "
-            "include reads files): expand it with xacro first, or load the file itself", source=name)
+        raise XacroNotAllowed(
+            "xacro documents are not expanded in this load (allow_xacro is off: xacro's $(eval) runs Python code, "
+            "and its include reads files): expand it with xacro first", source=name)
     text = expand_xacro(text, name, opts.xacro_args, diag)
     fmt = detect_format(text)
     if fmt.name == "xacro":

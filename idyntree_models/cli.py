@@ -26,17 +26,18 @@ log = logging.getLogger("idyntree_models")
 
 def build_parser() -> argparse.ArgumentParser:
     names = ", ".join(FORMATS)
+    written = ", ".join(name for name, f in FORMATS.items() if f.writes)
+    extensions = ", ".join("/".join(f.extensions) for f in FORMATS.values())
     p = argparse.ArgumentParser(
         formatter_class=HelpFormatter,
         prog="idyntree-model-convert",
-        description=f"Convert robot models between formats ({names}). "
-        "Formats are detected from the file extension (.urdf, .sdf/.world, .json, .skel, .xacro) or, "
-        "for standard input, from the content.",
+        description=f"Convert robot models between formats (read: {names}; written: {written}). "
+        f"Formats are detected from the file extension ({extensions}) or, for standard input, from the content.",
     )
     p.add_argument("-i", "--input", required=True, help="input file, or - for standard input")
     p.add_argument("-o", "--output", required=True, help="output file, or - for standard output")
     p.add_argument("--input-format", help=f"input format ({names})")
-    p.add_argument("--output-format", help=f"output format ({names})")
+    p.add_argument("--output-format", help=f"output format ({written})")
     p.add_argument(
         "--convert-three-revolute-joints-to-spherical",
         action="store_true",

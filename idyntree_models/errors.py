@@ -53,5 +53,9 @@ def one_line(text: str) -> str:
     return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
 
 
+class XacroNotAllowed(ModelError):
+    """A xacro document where expansion is off (text from a parameter, a topic or a request)."""
+
+
 class UnsupportedFormatError(ModelError):
     """A format that is known but cannot be read or written (yet) in that direction."""

@@ -112,3 +112,13 @@ def test_launchers_find_ros_packages_as_the_module_does(tmp_path):
     assert [r.returncode for r in runs] == [0, 0], [r.stderr for r in runs]
     assert runs[0].stdout == runs[1].stdout and "/package.xml" in runs[0].stdout
 
+
+
+def test_help_offers_only_the_formats_that_are_written():
+    """--output-format listed skel and xacro, which cannot be written ('writing skel is not supported yet')."""
+    from idyntree_models.formats import FORMATS
+
+    assert {n for n, f in FORMATS.items() if f.writes} == {n for n, f in FORMATS.items() if f.can_dump}
+    r = _run([str(CONVERT), "--help"])
+    text = " ".join(r.stdout.split())
+    assert "--output-format OUTPUT_FORMAT output format (urdf, sdf, idyntree-model-json, mjcf)" in text

@@ -125,8 +125,10 @@ def test_xacro_read_as_plain_urdf_is_refused_not_shrunk(tmp_path):
 
 def test_text_with_xacro_is_refused_where_expansion_is_not_allowed():
     text = ARM.read_text()
-    with pytest.raises(ModelError, match=r"xacro documents are expanded only from files"):
+    with pytest.raises(ModelError, match=r"xacro documents are not expanded in this load \(allow_xacro is off"):
         load_model(text.encode(), allow_xacro=False)
+    with pytest.raises(ModelError, match=r"not expanded in this load"):  # (a file too: it said "only from files")
+        load_model(ARM, allow_xacro=False)
 
 
 def _package(root: Path, name: str) -> Path:
@@ -196,4 +198,5 @@ def test_node_serves_a_xacro_file_with_arguments_and_refuses_xacro_text():
     finally:
         refused.stop()
     assert refused.proc.returncode == 1
-    assert "xacro documents are expanded only from files" in refused.output()
+    assert "xacro documents are not expanded in this load" in refused.output()
+    assert "or give the .xacro file as model_file (with xacro_args)" in refused.output()

@@ -21,6 +21,7 @@ class Format:
     module: str
     extensions: tuple[str, ...]
     description: str
+    writes: bool = True  # has a `dump` (said here so that the CLI's help need not import every module)
 
     def implementation(self) -> ModuleType | None:
         try:
@@ -47,9 +48,10 @@ FORMATS: dict[str, Format] = {
         Format("urdf", "urdf", (".urdf",), "URDF with iDynTree's sensor and spherical-joint extensions"),
         Format("sdf", "sdf", (".sdf", ".world"), "SDFormat 1.4 to 1.11"),
         Format("idyntree-model-json", "idyntree_json", (".json",), "iDynTree model JSON, version 1"),
-        Format("skel", "skel", (".skel",), "DART SKEL"),
+        Format("skel", "skel", (".skel",), "DART SKEL", writes=False),
         Format("mjcf", "mjcf", (".mjcf", ".xml"), "MuJoCo MJCF"),
-        Format("xacro", "xacro", (".xacro",), "xacro macros, expanded by the xacro package, then read as URDF (or SDF)"),
+        Format("xacro", "xacro", (".xacro",), "xacro macros, expanded by the xacro package, then read as URDF (or SDF)",
+               writes=False),
     )
 }
 

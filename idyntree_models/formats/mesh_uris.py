@@ -135,7 +135,8 @@ class _Rewriter:
 
         if self.unresolved:
             diag.warn(f"{len(self.unresolved)} mesh URI(s) name a package or model that was not found "
-                      f"({shown(self.unresolved)}); searched {searched_for_packages()} and the SDF model paths")
+                      f"({shown(self.unresolved)}); packages searched: {searched_for_packages()}; models searched: "
+                      "the SDF model paths")
         if self.missing:
             diag.warn(f"{len(self.missing)} mesh file(s) do not exist: {shown(self.missing)}")
         if self.unstyled:

@@ -37,7 +37,7 @@ from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
 from ..api import convert, export_model, load_description
-from ..errors import ModelError
+from ..errors import ModelError, XacroNotAllowed
 from ..formats import FORMATS, get_format
 from ..model.model import JointType
 from ..model.reduce import reduce
@@ -260,7 +260,11 @@ class ModelServer(Node):
                 if not value.strip():
                     raise ModelError("the model is empty")
                 # text from a parameter or topic is never run through xacro (its $(eval) runs Python)
-                model, _, fmt = load_description(value.encode("utf-8"), allow_xacro=False, **opts)
+                try:
+                    model, _, fmt = load_description(value.encode("utf-8"), allow_xacro=False, **opts)
+                except XacroNotAllowed as e:
+                    raise ModelError(f"{e.message}, or give the .xacro file as model_file (with xacro_args)",
+                                     source=e.source) from None
                 text = value
             keep = _joint_list((overrides or {}).get("reduced_joints", self.get_parameter("reduced_joints").value))
             if keep:  # the served description is the reduced model, so consumers see only the kept joints
