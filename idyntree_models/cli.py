@@ -18,7 +18,7 @@ from .cli_options import (
 )
 from .errors import ModelError, one_line
 from .formats import FORMATS, detect_format, format_from_path, get_format
-from .formats.base import FREE_BODIES, MAX_FILE_BYTES
+from .formats.base import FREE_BODIES, MAX_FILE_BYTES, decode_utf8
 from .output import Interrupted, signals_raise, write_text
 
 log = logging.getLogger("idyntree_models")
@@ -148,8 +148,11 @@ def _convert(args) -> None:
         if len(text) > MAX_FILE_BYTES:
             raise ModelError(f"the model has more than the {MAX_FILE_BYTES} bytes a model may have", source="<stdin>")
         if args.input_format is None:
+            decoded = decode_utf8(text, "<stdin>")  # (not UTF-8 is said as for a file, before guessing a format)
+            if not decoded.strip():
+                raise ModelError("the model is empty", source="<stdin>")
             try:
-                detect_format(text.decode("utf-8-sig", errors="replace"))
+                detect_format(decoded)
             except ModelError as e:
                 raise ModelError(f"{e.message}; give --input-format", source="<stdin>") from None
         try:

@@ -247,3 +247,18 @@ def test_what_cannot_be_written_names_the_input(tmp_path):
     done = cli("-i", src, "-o", tmp_path / "m.sdf")
     assert done.returncode == 1
     assert f"{src}: cannot be written as sdf: link 'base_link': colour" in done.stderr, done.stderr
+
+
+def test_standard_input_is_judged_as_a_file_is(tmp_path):
+    """Empty or UTF-16 standard input was 'neither JSON nor XML' (a file: 'empty', 'UTF-16'): the format was
+    guessed before the text was read as UTF-8."""
+    cases = [(b"", "the model is empty"),
+             (b"\xff\xfe" + DEMO_URDF.read_text().encode("utf-16-le"), "the model is UTF-16 text")]
+    for data, message in cases:
+        path = tmp_path / "m.urdf"
+        path.write_bytes(data)
+        from_file = cli("-i", path, "-o", tmp_path / "o.sdf")
+        from_stdin = subprocess.run([sys.executable, "-m", "idyntree_models.cli", "-i", "-", "-o", str(tmp_path / "o.sdf")],
+                                    input=data, capture_output=True, cwd=REPO, timeout=300)
+        assert from_file.returncode == from_stdin.returncode == 1
+        assert message in from_file.stderr and message in from_stdin.stderr.decode(), from_stdin.stderr
