@@ -704,3 +704,18 @@ def test_a_merge_include_s_names_must_not_clash(tmp_path: Path) -> None:
     (tmp_path / "robot.sdf").write_text(twice)
     with pytest.raises(ModelError, match=r"robot\.sdf:6: .*'_merged__unit__model__' .* defined twice"):
         load_model(tmp_path / "robot.sdf")
+
+
+def test_a_world_with_geoms_stays_fixed_to_the_world(reference: Path, tmp_path: Path) -> None:
+    """MJCF's worldbody with a floor geom is our root link 'world'; written to SDF as 'world_link' it was joined
+    to nothing, so libsdformat read it (and all hinged to it) as free. Now a fixed joint holds it to the world."""
+    text = ('<mujoco><worldbody><geom name="floor" type="box" size="5 5 0.1" pos="0 0 -0.1"/>'
+            '<body name="arm" pos="0 0 1"><joint name="hinge" axis="0 1 0"/><geom size="0.1"/></body>'
+            '</worldbody></mujoco>')
+    out = tmp_path / "m.sdf"
+    out.write_text(export_model(load_model(text, format="mjcf"), "sdf"))
+    ref = _ref(reference, out)
+    assert ref["ok"], ref["errors"]
+    joints = ref["model"]["joints"]
+    assert [(d["parent"], d["child"]) for d in joints.values() if d["type"] == "fixed"] == [("world", "world_link")]
+    assert joints["hinge"]["parent"] == "world_link"

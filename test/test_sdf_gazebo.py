@@ -153,3 +153,50 @@ def test_gazebo_extensions_match_ign_sdf_p(ign: str, path: Path, tmp_path: Path)
     check = subprocess.run([ign, "sdf", "-k", str(out)], capture_output=True, text=True, timeout=300)
     errors = [ln for ln in (check.stdout + check.stderr).splitlines() if "Error" in ln and "inertia" not in ln]
     assert "Valid." in check.stdout or not errors, check.stdout + check.stderr
+
+
+_REVIEWED = """<robot name="r">
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <visual><geometry><box size="1 1 1"/></geometry><material name="green"><color rgba="0 1 0 1"/></material></visual>
+    <visual><geometry><box size="1 1 1"/></geometry><material name="c"><color rgba="1 1 0 1"/></material></visual>
+    <collision><geometry><box size="1 1 1"/></geometry></collision>
+    <collision><geometry><box size="1 1 1"/></geometry></collision></link>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <visual><geometry><box size="1 1 1"/></geometry><material name="green"/></visual>
+    <collision><geometry><box size="1 1 1"/></geometry></collision></link>
+  <joint name="ft" type="fixed"><parent link="a"/><child link="b"/></joint>
+  <sensor name="ft" type="force_torque"><parent joint="ft"/>
+    <force_torque><frame>child</frame><measure_direction>child_to_parent</measure_direction></force_torque></sensor>
+  <gazebo reference="a"><visual><material><ambient>0 0 1 1</ambient><diffuse>0 0 1 1</diffuse></material></visual>
+    <sensor name="bump" type="contact"><contact><collision>a_collision_1</collision></contact></sensor></gazebo>
+</robot>"""
+
+
+def test_what_a_review_against_ign_sdf_p_found(ign: str, tmp_path: Path) -> None:
+    """Each compared with libsdformat's own conversion: a <gazebo> material colour wins over the URDF's (it was
+    dropped); unnamed shapes get libsdformat's names, which a contact sensor names (ours were visual_0); a visual
+    and a collision never share a name (ign sdf -k refused it); an F/T joint keeps its name beside its sensor
+    (it was written ft_joint); a shape naming a material defined on another shape gets its colour."""
+    src = tmp_path / "r.urdf"
+    src.write_text(_REVIEWED)
+    theirs = etree.fromstring(subprocess.run([ign, "sdf", "-p", str(src)], capture_output=True, text=True,
+                                             timeout=300).stdout.encode()).find("model")
+    out = tmp_path / "r.sdf"
+    out.write_text(export_model(load_model(src), "sdf"))
+    ours = etree.fromstring(out.read_bytes()).find("model")
+
+    def shapes(model, link):  # (kind, name, diffuse) of each shape, libsdformat's lumped ones left out
+        el = model.find(f"link[@name='{link}']")
+        return sorted((s.tag, s.get("name"), _norm(s.findtext("material/diffuse"))) for s in el
+                      if s.tag in ("visual", "collision") and "lump" not in s.get("name"))
+
+    assert shapes(ours, "a") == shapes(theirs, "a")
+    # b is lumped into a there: its visual's colour is the one defined on a's first visual
+    lumped = next(v for v in theirs.find("link[@name='a']").findall("visual") if "lump__b" in v.get("name"))
+    mine = ours.find("link[@name='b']/visual")
+    assert mine.get("name") == "b_visual"
+    assert [float(x) for x in mine.findtext("material/diffuse").split()] == \
+        [float(x) for x in lumped.findtext("material/diffuse").split()] == [0.0, 1.0, 0.0, 1.0]
+    assert ours.find("joint[@name='ft']") is not None and ours.find("joint[@name='ft_joint']") is None
+    check = subprocess.run([ign, "sdf", "-k", str(out)], capture_output=True, text=True, timeout=300)
+    assert "Valid." in check.stdout, check.stdout + check.stderr

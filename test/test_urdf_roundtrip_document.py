@@ -130,6 +130,11 @@ def _odd(el, path: str, only: tuple[str, ...] | None = None) -> dict:
 def view(root) -> dict:
     """Everything a URDF document says, by name, with physically equal forms made equal."""
     table = {m.get("name"): m for m in root.findall("material")}
+    # urdfdom's table also takes a material defined on a shape (libsdformat's `ign sdf -p` shows it: a shape naming
+    # it elsewhere gets its colour)
+    for m in root.findall("link/visual/material"):
+        if m.get("name") and m.get("name") not in table and (m.find("color") is not None or m.find("texture") is not None):
+            table[m.get("name")] = m
     links = {}
     for link in root.findall("link"):
         inertial = link.find("inertial")

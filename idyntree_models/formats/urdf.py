@@ -73,6 +73,9 @@ class _UrdfReader(XmlReader):
         # set where an element the model reads has an attribute it does not (Franka's <dynamics D= K=>, a
         # <link type=>) or a child it does not: the caller then keeps them (_read_extensions) and sets it back
         self.odd = False
+        # materials defined on a shape (name and colour or texture), the first of each name: urdfdom puts them in
+        # its material table, so a shape naming one elsewhere gets its colour (iCubDarmstadt01's 'green')
+        self.shape_materials: dict[str, Material] = {}
 
     def other_attributes(self, el: etree._Element) -> None:
         self.odd = True
@@ -313,7 +316,7 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
         if link not in model.links:
             raise ModelError(f"{end} link '{link}' of joint '{joint}' does not exist", source=source, line=line,
                              element=f"<{end}>")
-    _resolve_materials(unresolved, materials, diag)
+    _resolve_materials(unresolved, materials, r.shape_materials, diag)
     _drop_floating_root(model, r, floating, diag)
     try:
         root = _check_tree(model)
@@ -583,13 +586,15 @@ def _material(r: _UrdfReader, el: etree._Element, known: dict[str, Material]) ->
     return Material(name, color, texture)
 
 
-def _resolve_materials(unresolved: list[tuple[Shape, int]], materials: dict[str, Material], diag: Diagnostics) -> None:
-    """Shapes that name a global material: URDF's <material> table may come after its use."""
+def _resolve_materials(unresolved: list[tuple[Shape, int]], materials: dict[str, Material],
+                       on_shapes: dict[str, Material], diag: Diagnostics) -> None:
+    """Shapes that name a material: URDF's <material> table may come after its use, and urdfdom's table also
+    holds the materials defined on shapes (a global one wins)."""
     for shape, line in unresolved:
-        ref = materials.get(shape.material.name)
+        ref = materials.get(shape.material.name) or on_shapes.get(shape.material.name)
         if ref is None:
-            diag.warn(f"line {line}: material '{shape.material.name}' is not defined (urdfdom keeps its name; "
-                      "iDynTree drops every visual of the link)")
+            diag.warn(f"line {line}: material '{shape.material.name}' is not defined (urdfdom keeps its name and no "
+                      "colour; iDynTree drops every visual of the model)")
         else:
             shape.material.color = None if ref.color is None else ref.color.copy()
             shape.material.texture = ref.texture
@@ -730,8 +735,11 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
     numbers.pose(origin, shape)  # link_H_geometry: numbers.resolve()
     if mat_el is not None:
         material = shape.material = _material(r, mat_el, materials)
-        if material.color is None and material.texture is None and material.name not in materials:
-            unresolved.append((shape, mat_el.sourceline))
+        if material.color is None and material.texture is None:
+            if material.name not in materials:
+                unresolved.append((shape, mat_el.sourceline))
+        elif material.name and material.name not in r.shape_materials:
+            r.shape_materials[material.name] = material
     return shape, plain
 
 

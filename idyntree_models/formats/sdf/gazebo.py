@@ -163,8 +163,13 @@ def _joint_block(block: etree._Element, je: etree._Element, ref: str, diag: Diag
             je.append(copy.deepcopy(c))
 
 
+_COLOURS = frozenset(("ambient", "diffuse", "specular", "emissive"))
+
+
 def _merge(target: etree._Element, extra: etree._Element) -> None:
-    """Children of `extra` that `target` lacks are added; those it has are merged recursively."""
+    """Children of `extra` that `target` lacks are added; those it has are merged recursively.  A colour of a
+    <material> is Gazebo's where the block gives one: libsdformat lets the extension's material win over the
+    URDF colour (sdformat#526)."""
     for c in extra:
         if not isinstance(c.tag, str):
             continue
@@ -173,6 +178,8 @@ def _merge(target: etree._Element, extra: etree._Element) -> None:
             target.append(copy.deepcopy(c))
         elif len(c):
             _merge(have, c)
+        elif target.tag == "material" and c.tag in _COLOURS:
+            have.text = c.text
 
 
 def _sensor(parent: etree._Element, sensor: etree._Element, parent_H_ref: np.ndarray, diag: Diagnostics) -> None:

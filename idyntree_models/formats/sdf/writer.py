@@ -131,8 +131,8 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         _sub(le, "pose", _pose_text(inverse(plan.scope_H[scope]) @ world_H[name], f"link '{name}'"),
              relative_to="__model__")
         _inertial(le, model.links[name])
+        used: set[str] = set()  # (one set for both kinds: SDF names are unique among a link's children)
         for kind, shapes in (("visual", model.links[name].visuals), ("collision", model.links[name].collisions)):
-            used: set[str] = set()
             for i, shape in enumerate(shapes):
                 _shape_el(le, kind, shape, i, used, diag, name)
         _link_sensors_out(le, model, name, plan, diag, sensors)
@@ -221,6 +221,10 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
     base = model.default_base_link
     if base == WORLD and _is_bare_world(model, base):
         plan.world_link = base
+    elif base == WORLD:  # a world that carries geoms (MJCF's worldbody): a link of its own, fixed to SDF's world
+        name = unique_name("world_joint", lambda n: n in model.joints)
+        plan.extra_joints.append(Joint(name, JointType.FIXED, base, base))
+        plan.to_world.add(name)
     _plan_world_joints(model, plan)
     frame = model.frames.get(WORLD)
     if frame is not None and frame.parent_link == base and WORLD not in model.links and not plan.extra_joints:
@@ -262,9 +266,9 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
         made.update(_nested_models(out))
         plan.names[name] = out
     _plan_scopes(model, plan, world_H)
-    for name in model.frames:
-        if name in plan.scopes and name not in model.links:
-            plan.skip_frames.add(name)  # the nested model's own frame: the reader re-creates it
+    for name, frame in model.frames.items():
+        if (name in plan.scopes and name not in model.links) or _sensor_frame(model, frame):
+            plan.skip_frames.add(name)  # the nested model's or a sensor's own frame: the reader re-creates it
             continue
         plan.frames[name] = _flat_or_scoped(name, plan, taken, diag, "frame")
     for joint in list(model.joints.values()) + plan.extra_joints:
@@ -423,7 +427,10 @@ def _inertial(le: etree._Element, link: Link) -> None:
 
 def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str], diag: Diagnostics,
               link: str) -> None:
-    name = shape.name or f"{kind}_{i}"
+    # an unnamed shape is named as libsdformat's URDF reader names it (<link>_collision, <link>_collision_1, ...),
+    # which a Gazebo contact sensor of the URDF's <gazebo> block names
+    local = le.get("name")
+    name = shape.name or (f"{local}_{kind}" if i == 0 else f"{local}_{kind}_{i}")
     while name in used:
         name = f"{name}_{i}"
     used.add(name)
@@ -640,6 +647,14 @@ def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, 
     return se
 
 
+def _sensor_frame(model: Model, frame) -> bool:
+    """Whether a frame is its sensor's own (same name, link and pose), which the loader adds again: not written,
+    and its name not taken from a joint (an F/T joint named as its sensor was written '<name>_joint')."""
+    s = model.sensors.get(frame.name)
+    return s is not None and s.frame_link == frame.parent_link and np.allclose(s.frame_transform, frame.link_H_frame,
+                                                                               atol=1e-12)
+
+
 def _frames_out(model: Model, plan: _Plan, diag: Diagnostics) -> dict[str, etree._Element]:
     """The <frame> elements written, by model frame name."""
     written: dict[str, etree._Element] = {}
@@ -647,10 +662,6 @@ def _frames_out(model: Model, plan: _Plan, diag: Diagnostics) -> dict[str, etree
     for frame in model.frames.values():
         if frame.name in plan.skip_frames:
             continue
-        s = model.sensors.get(frame.name)
-        if s is not None and s.frame_link == frame.parent_link and np.allclose(
-                s.frame_transform, frame.link_H_frame, atol=1e-12):
-            continue  # the loader adds sensor frames again
         out = plan.frames[frame.name]
         if out in joint_outs or reserved(frame.name) or any(reserved(p) for p in frame.name.split("::")):
             diag.warn(f"frame '{frame.name}' is not written: its name is a joint's or reserved in SDF")
