@@ -286,11 +286,12 @@ def test_a_spherical_joint_s_limits_and_dynamics_are_checked():
     assert any(f"joints[{k}].dynamics: damping and friction of spherical joint" in w for w in warnings), warnings
 
 
-@pytest.mark.parametrize("name", ["imu\x00link", "tor\nso", "a\tb"])
+@pytest.mark.parametrize("name", ["imu\x00link", "a\x1fb", "\ufffe"])
 def test_a_name_no_xml_format_can_hold_is_refused(doc, name):
-    """A NUL in a frame name loaded, then SDF and MJCF export failed with an internal error."""
+    """A NUL in a frame name loaded, then SDF and MJCF export failed with an internal error.  (A tab or a line
+    break XML holds, as a character reference: test_any_spherical_joint_name_comes_back_after_unfolding.)"""
     d = _mutated(doc, lambda d: d["additional_frames"][0].update(name=name))
-    _fails(d, r"additional_frames\[0\]\.name: .* holds the control character U\+00")
+    _fails(d, r"additional_frames\[0\]\.name: .* holds the control character U\+[0-9A-F]{4}")
 
 
 def test_errors_found_on_the_whole_document_point_at_their_entry(doc, tmp_path):

@@ -38,7 +38,7 @@ from .base import Diagnostics, ExportOptions, LoadOptions, decode_utf8
 from .numbers import BadJsonNumber, NumberError, json_loads, json_number, json_number_line, lone_surrogate_line, show
 
 VERSION = 1
-_NOT_XML = re.compile("[\x00-\x1f\ufffe\uffff]")
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _vec(v) -> list[float]:
@@ -312,7 +312,7 @@ class _Reader:
         if not allow_empty and not v.strip():
             raise _error(path, "must not be empty")
         bad = _NOT_XML.search(v)
-        if bad is not None:  # every other format is XML, which cannot hold it (or turns a line break into a space)
+        if bad is not None:  # every other format is XML, which cannot hold it (a tab or a line break it can)
             raise _error(path, f"{v!r} holds the control character U+{ord(bad.group()):04X}, which no other format can "
                                "hold")
         return v
