@@ -700,6 +700,20 @@ def test_a_merge_include_s_names_must_not_clash(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match=r"part\.sdf:4: .*duplicate name 'head' in model 'robot': a link \(.*robot\.sdf, "
                                          r"line 2\)"):
         load_model(tmp_path / "robot.sdf")
+    # a merged 1.6 part (where a link and a joint may share a name) and a 1.9 robot: still one name
+    (tmp_path / "old.sdf").write_text('<sdf version="1.6"><model name="old"><link name="wheel"/></model></sdf>')
+    (tmp_path / "mixed.sdf").write_text('<sdf version="1.9"><model name="robot">\n<include merge="true"><uri>old.sdf'
+                                        '</uri></include>\n<link name="wheel"/></model></sdf>')
+    with pytest.raises(ModelError, match=r"mixed\.sdf:3: .*duplicate name 'wheel'.*old\.sdf, line 1"):
+        load_model(tmp_path / "mixed.sdf")
+    # an included file's own model pose may not name a frame (libsdformat: "must be left empty"): said in that file
+    (tmp_path / "rel.sdf").write_text('<sdf version="1.9"><model name="rel">\n<pose relative_to="x"/><link name="l"/>'
+                                      '</model></sdf>')
+    for merge in ("true", "false"):
+        (tmp_path / "robot.sdf").write_text(f'<sdf version="1.9"><model name="robot"><link name="b"/><include merge='
+                                            f'"{merge}"><uri>rel.sdf</uri></include></model></sdf>')
+        with pytest.raises(ModelError, match=r"rel\.sdf:2: .*has relative_to 'x': an included file's own model pose"):
+            load_model(tmp_path / "robot.sdf")
     twice = _ROBOT.replace("<joint", '<include merge="true"><uri>part.sdf</uri><name>unit</name></include><joint')
     (tmp_path / "robot.sdf").write_text(twice)
     with pytest.raises(ModelError, match=r"robot\.sdf:6: .*'_merged__unit__model__' .* defined twice"):

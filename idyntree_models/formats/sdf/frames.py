@@ -79,6 +79,9 @@ class Scope:
     merged: str | None = None
     own: list[str] | None = None  # a merged model's names, in order (its proxy frame first)
     lines: dict[tuple[str, str], tuple[str | None, int]] = field(default_factory=dict)  # where a name is first
+    # the scope (id), file and line of each name's first element: a name a merged model shares with the model it
+    # is merged into is a duplicate whatever their versions (which decide what clashes within one model)
+    owners: dict[str, tuple[int, str | None, int]] = field(default_factory=dict)
 
     def scoped(self, name: str) -> str:
         return f"{self.prefix}::{name}" if self.prefix else name
@@ -210,15 +213,17 @@ class FrameGraph:
             check_name(r, c, n, tag, version)
             # up to 1.6 only links clash with links and joints with joints
             key = ("any", n) if version >= (1, 7) else (tag, n)
-            if key in seen_lines or (scope.merged and n in scope.locals):
+            owner = scope.owners.get(n)
+            merged = owner is not None and owner[0] != id(scope)
+            if key in seen_lines or merged:
                 other = scope.locals[n][0].value
-                source, line = seen_lines.get(key, (None, None))
-                first = f"line {line}" if source == r.source else f"{source or 'another file'}, line {line}"
+                source, line = seen_lines[key] if key in seen_lines else owner[1:]
+                first = f"line {line}" if source == r.source else f"{source}, line {line}"
                 raise r.error(
                     c,
                     f"duplicate name '{n}' in model '{scope.name}': a {other} ({first}) and a {tag} "
                     "share it (names of links, joints, frames and nested models must be unique"
-                    f"{', merged ones included' if scope.merged else ''})",
+                    f"{', merged ones included' if merged or scope.merged else ''})",
                 )
             seen_lines[key] = (r.source, c.sourceline)
             if n in scope.locals and version < (1, 7) and tag == "joint" and scope.locals[n][0] is FrameKind.LINK:
@@ -229,6 +234,7 @@ class FrameGraph:
                 self.diag.warn(f"line {c.sourceline}: joint '{n}' renamed '{new}' (a link has the same name)")
                 c.set("name", new)
                 n = new
+            scope.owners.setdefault(n, (id(scope), r.source, c.sourceline))
             scope.locals[n] = (RESOLVABLE[tag], c)
             added.append(n)
             if tag == "model":
@@ -255,7 +261,7 @@ class FrameGraph:
         if not name:
             raise sub.r.error(sub.el, "a <model> needs a name attribute")
         sub.prefix, sub.parent, sub.depth = into.prefix, into, into.depth
-        sub.locals, sub.nested, sub.lines = into.locals, into.nested, into.lines
+        sub.locals, sub.nested, sub.lines, sub.owners = into.locals, into.nested, into.lines, into.owners
         sub.merged = f"_merged__{name}__model__"
         sub.placement = sub.placement or (sub.el.get("placement_frame") or "").strip() or None
         self._count(sub)
@@ -271,6 +277,7 @@ class FrameGraph:
         proxy = etree.Element("frame", name=sub.merged)  # (made here: no file has it)
         into.locals[sub.merged] = (FrameKind.FRAME, proxy)
         into.lines[("any", sub.merged)] = (into.r.source, inc.sourceline)
+        into.owners[sub.merged] = (id(into), into.r.source, inc.sourceline)
         self.v[sub.model_vertex] = Vertex(sub.model_vertex, FrameKind.FRAME, sub, proxy)
         added = self._names(sub)
         if not self._has_link(sub, added):
@@ -349,23 +356,11 @@ class FrameGraph:
                 if scope.parent is None:
                     vx.rel, vx.raw = None, np.eye(4)
                     continue
-                pose_el = find_child(el, "pose")
-                pose, rel = scope.include_pose if scope.include_pose is not None else read_pose(r, pose_el,
-                                                                                                 scope.version)
-                parent = scope.parent
-                vx.rel = self.resolve_or_fail(parent, rel, pose_el, "relative_to") if rel else parent.model_vertex
-                vx.raw = pose
+                vx.rel, vx.raw = self._model_pose(scope)
                 vx.attached = self.canonical(scope)
                 continue
             if vx.kind is FrameKind.FRAME and scope.merged and name == scope.model_vertex:
-                # a merged model's frame: the include's pose, else the model's own, in the including model
-                outer = scope.parent
-                pose_el = find_child(scope.el, "pose")
-                pose, rel = scope.include_pose if scope.include_pose is not None else read_pose(r, pose_el,
-                                                                                                 scope.version)
-                at = find_child(scope.include_el, "pose") if scope.include_pose is not None else pose_el
-                vx.rel = self.resolve_or_fail(outer, rel, at, "relative_to") if rel else outer.model_vertex
-                vx.raw = pose
+                vx.rel, vx.raw = self._model_pose(scope)  # (a merged model's stand-in frame)
                 vx.attached = self.canonical(scope)
                 continue
             if vx.kind is FrameKind.FRAME:
@@ -393,6 +388,21 @@ class FrameGraph:
                 vx.rel = self.resolve_or_fail(scope, rel, pose_el, "relative_to") if rel else child
             if vx.rel == name:
                 raise r.error(pose_el, f"the pose of '{el.get('name')}' is relative to itself")
+
+    def _model_pose(self, scope: Scope) -> tuple[str, np.ndarray]:
+        """Where a nested or included model's frame is, relative to what: the <include>'s pose (read in the
+        including file), else the model's own, in the model that holds it.  An included file's own model pose may
+        not name a frame (libsdformat: it "must be left empty"); the error names that file."""
+        outer = scope.parent
+        if scope.include_pose is not None:
+            (pose, rel), at = scope.include_pose, find_child(scope.include_el, "pose")
+        else:
+            at = find_child(scope.el, "pose")
+            pose, rel = read_pose(scope.r, at, scope.version)
+            if rel and scope.include_el is not None:
+                raise scope.r.error(at, f"the <pose> of included model '{scope.el.get('name')}' has relative_to "
+                                        f"'{rel}': an included file's own model pose must not (its <include> places it)")
+        return (self.resolve_or_fail(outer, rel, at, "relative_to") if rel else outer.model_vertex), pose
 
     def joint_end(self, vx: Vertex, end: str) -> str:
         """The vertex a joint's <parent> or <child> names (any frame from 1.8, resolved to a link later)."""
