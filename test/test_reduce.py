@@ -313,6 +313,8 @@ def test_what_the_source_holds_beyond_the_model_goes_with_what_holds_it():
   <link name="c">{inertial}<visual shade="dark">{box}</visual></link>
   <joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>
   <joint name="j2" type="continuous"><parent link="b"/><child link="c"/><calibration rising="0"/></joint>
+  <link name="tool"><visual name="tv" foo="bar">{box}<extra_tag/></visual></link>
+  <joint name="tool_joint" type="fixed"><parent link="a"/><child link="tool"/></joint>
   <transmission name="t2"><joint name="j2"/></transmission>
   <gazebo reference="b"><mu1>0.5</mu1></gazebo>
 </robot>"""
@@ -326,4 +328,7 @@ def test_what_the_source_holds_beyond_the_model_goes_with_what_holds_it():
     assert [v.get("shade") for v in visuals] == [None, "dark"]  # c's visual, now b's second
     assert out.find("transmission[@name='t2']") is not None and out.find("gazebo[@reference='b']") is not None
     assert out.find("joint[@name='j2']").get("type") == "fixed" and out.find("joint[@name='j2']/calibration") is None
+    # a massless link that is a frame keeps what its shape held (it was said lost, though nothing was lumped)
+    tool = out.find("link[@name='tool']/visual[@name='tv']")
+    assert tool.get("foo") == "bar" and tool.find("extra_tag") is not None
 

@@ -253,8 +253,11 @@ def _carried_extensions(model: Model, out: Model, members: dict[str, list[str]],
                 counts[kind] += len(getattr(model.links[n], kind + "s"))
     # (a frame that was a link is written with its fixed joint, whose elements go with it)
     frame_joints = {fj.joint for name, fj in (model.metadata.get("frame_joints") or {}).items() if name in out.frames}
-    holders = {"link": out.links, "inertial": out.links, "joint": out.joints.keys() | frame_joints,
-               "sensor": out.sensors, "frame": out.frames}
+    # a frame that was a massless link is written as one, with its own elements and shapes' (their shapes are
+    # on the link it is attached to; Shape.source_frame)
+    holders = {"link": out.links.keys() | out.frames.keys(), "inertial": out.links,
+               "joint": out.joints.keys() | frame_joints, "sensor": out.sensors, "frame": out.frames,
+               "visual": out.frames, "collision": out.frames}
     carried: list = []
     lost: list[str] = []
     for e in model.extensions:
