@@ -200,3 +200,26 @@ def test_what_a_review_against_ign_sdf_p_found(ign: str, tmp_path: Path) -> None
     assert ours.find("joint[@name='ft']") is not None and ours.find("joint[@name='ft_joint']") is None
     check = subprocess.run([ign, "sdf", "-k", str(out)], capture_output=True, text=True, timeout=300)
     assert "Valid." in check.stdout, check.stdout + check.stderr
+
+
+def test_a_material_defined_on_a_shape_colours_the_shapes_after_it(ign: str, tmp_path: Path) -> None:
+    """urdfdom's material table takes a shape's material when the file reaches it: a shape naming it before gets
+    no colour, one after gets it (libsdformat, which reads URDF through urdfdom, writes exactly that)."""
+    inertial = '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
+    box = '<geometry><box size="1 1 1"/></geometry>'
+    links = [("a", '<material name="green"/>'), ("b", '<material name="green"><color rgba="0 1 0 1"/></material>'),
+             ("c", '<material name="green"/>')]
+    src = tmp_path / "m.urdf"
+    src.write_text('<robot name="r">' + "".join(f'<link name="{n}">{inertial}<visual>{box}{m}</visual></link>'
+                                                for n, m in links)
+                   + '<joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>'
+                   + '<joint name="j2" type="continuous"><parent link="b"/><child link="c"/></joint></robot>')
+    theirs = etree.fromstring(subprocess.run([ign, "sdf", "-p", str(src)], capture_output=True, text=True,
+                                             timeout=300).stdout.encode()).find("model")
+    model = load_model(src)
+    for name, _ in links:
+        colour = model.links[name].visuals[0].material.color
+        diffuse = theirs.findtext(f"link[@name='{name}']/visual/material/diffuse")
+        assert (colour is None) == (diffuse is None), name
+        if colour is not None:
+            assert list(colour) == [float(x) for x in diffuse.split()], name

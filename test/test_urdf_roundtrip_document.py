@@ -130,11 +130,6 @@ def _odd(el, path: str, only: tuple[str, ...] | None = None) -> dict:
 def view(root) -> dict:
     """Everything a URDF document says, by name, with physically equal forms made equal."""
     table = {m.get("name"): m for m in root.findall("material")}
-    # urdfdom's table also takes a material defined on a shape (libsdformat's `ign sdf -p` shows it: a shape naming
-    # it elsewhere gets its colour)
-    for m in root.findall("link/visual/material"):
-        if m.get("name") and m.get("name") not in table and (m.find("color") is not None or m.find("texture") is not None):
-            table[m.get("name")] = m
     links = {}
     for link in root.findall("link"):
         inertial = link.find("inertial")
@@ -153,6 +148,11 @@ def view(root) -> dict:
                           _others(s, ("origin", "geometry", "material")), _odd(s, "shape"))
                          for s in link.findall(kind)]
                   for kind in ("visual", "collision")}
+        # urdfdom's table also takes a material defined on a shape, for the shapes after it (libsdformat's
+        # `ign sdf -p` shows it: a later shape naming it gets its colour)
+        for m in link.findall("visual/material"):
+            if m.get("name") not in table and (m.find("color") is not None or m.find("texture") is not None):
+                table[m.get("name")] = m
         links[link.get("name")] = {"inertia": (mass, com, tensor), **shapes, "inertial_other": inertial_other,
                                    "other": _others(link, ("inertial", "visual", "collision")),
                                    "odd": {**_odd(link, "link", ()), **(_odd(inertial, "inertial") if inertial is not None

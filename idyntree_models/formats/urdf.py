@@ -252,7 +252,8 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
     lines: dict[str, int] = {}
     model.metadata["lines"] = lines
     materials: dict[str, Material] = {}
-    unresolved: list[tuple[Shape, int]] = []  # shapes naming a material not (yet) defined, and the line
+    # shapes naming a material not (yet) defined: the line, and the one defined on a shape before, if any
+    unresolved: list[tuple[Shape, int, Material | None]] = []
     link_lines: dict[str, int] = {}
     # (joint, "parent"|"child", link, line) of links not defined yet when the joint came: checked at the end
     ends: list[tuple[str, str, str, int]] = []
@@ -316,7 +317,7 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
         if link not in model.links:
             raise ModelError(f"{end} link '{link}' of joint '{joint}' does not exist", source=source, line=line,
                              element=f"<{end}>")
-    _resolve_materials(unresolved, materials, r.shape_materials, diag)
+    _resolve_materials(unresolved, materials, diag)
     _drop_floating_root(model, r, floating, diag)
     try:
         root = _check_tree(model)
@@ -586,22 +587,22 @@ def _material(r: _UrdfReader, el: etree._Element, known: dict[str, Material]) ->
     return Material(name, color, texture)
 
 
-def _resolve_materials(unresolved: list[tuple[Shape, int]], materials: dict[str, Material],
-                       on_shapes: dict[str, Material], diag: Diagnostics) -> None:
+def _resolve_materials(unresolved: list[tuple[Shape, int, Material | None]], materials: dict[str, Material],
+                       diag: Diagnostics) -> None:
     """Shapes that name a material: URDF's <material> table may come after its use, and urdfdom's table also
-    holds the materials defined on shapes (a global one wins)."""
-    for shape, line in unresolved:
-        ref = materials.get(shape.material.name) or on_shapes.get(shape.material.name)
+    holds the materials defined on shapes before (a global one wins)."""
+    for shape, line, earlier in unresolved:
+        ref = materials.get(shape.material.name) or earlier
         if ref is None:
-            diag.warn(f"line {line}: material '{shape.material.name}' is not defined (urdfdom keeps its name and no "
-                      "colour; iDynTree drops every visual of the model)")
+            diag.warn(f"line {line}: material '{shape.material.name}' is not defined (globally, or on a shape before "
+                      "this one): urdfdom keeps its name and no colour; iDynTree drops every visual of the model")
         else:
             shape.material.color = None if ref.color is None else ref.color.copy()
             shape.material.texture = ref.texture
 
 
 def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Material],
-          unresolved: list[tuple[Shape, int]], diag: Diagnostics,
+          unresolved: list[tuple[Shape, int, Material | None]], diag: Diagnostics,
           numbers: _Numbers) -> tuple[Link, int | None, bool]:
     """The link, the line of its <inertial> (where inertia errors found later point), and whether it
     and its shapes have only children the model reads (else _link_extensions keeps the others, as it
@@ -688,7 +689,8 @@ _NO_INERTIAL = (0.0,) * 13
 
 
 def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
-           unresolved: list[tuple[Shape, int]], diag: Diagnostics, numbers: _Numbers) -> tuple[Shape | None, bool]:
+           unresolved: list[tuple[Shape, int, Material | None]], diag: Diagnostics,
+           numbers: _Numbers) -> tuple[Shape | None, bool]:
     """The shape (None for a geometry the model has no kind for), and whether it has only children the
     model reads."""
     geo, origin_el, mat_el, plain = _first3(el, "geometry", "origin", "material")
@@ -736,8 +738,8 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
     if mat_el is not None:
         material = shape.material = _material(r, mat_el, materials)
         if material.color is None and material.texture is None:
-            if material.name not in materials:
-                unresolved.append((shape, mat_el.sourceline))
+            if material.name not in materials:  # (a global one may come later; else one defined on a shape before)
+                unresolved.append((shape, mat_el.sourceline, r.shape_materials.get(material.name)))
         elif material.name and material.name not in r.shape_materials:
             r.shape_materials[material.name] = material
     return shape, plain
