@@ -301,6 +301,8 @@ def test_errors_found_on_the_whole_document_point_at_their_entry(doc, tmp_path):
     text = text[:first] + '"mass": 2.0, ' + text[first:]
     e = _fails(text, "duplicate key 'mass'")
     assert e.line == text.count("\n", 0, first) + 1
+    # the key the reader refused: the innermost object closes first (the outer 'a' repeats on line 2)
+    assert _fails('{"a": 1,\n "a": {"x": 1,\n\n\n "x": 2}}', "duplicate key 'x'").line == 5
     k = 3
     child = doc["joints"][k]["child_link"]
     e = _fails(_mutated(doc, lambda d: d["joints"].pop(k)), "root links")

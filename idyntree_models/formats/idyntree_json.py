@@ -385,21 +385,24 @@ _JSON_STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:]')
 
 
 def _duplicate_key_line(text: str) -> int | None:
-    """Line of the first key repeated in its object (the json module's hook sees the object, not where it is)."""
-    open_objects: list[set | None] = []  # the keys of each open object; None for an array
+    """Line of the repeated key the json module refused: its hook sees objects as they close (the innermost
+    first), not where they are, so the objects are closed here in the same order."""
+    open_objects: list[tuple[set, list] | None] = []  # each object's keys and its first repeat's line; None: array
     last = None
     for m in _JSON_STRUCTURE.finditer(text):
         token = m.group()
         if token == "{" or token == "[":
-            open_objects.append(set() if token == "{" else None)
+            open_objects.append((set(), []) if token == "{" else None)
         elif token == "}" or token == "]":
-            if open_objects:
-                open_objects.pop()
+            closed = open_objects.pop() if open_objects else None
+            if closed is not None and closed[1]:
+                return closed[1][0]
         elif token == ":" and last is not None and open_objects and open_objects[-1] is not None:
+            keys, repeats = open_objects[-1]
             key = json.loads(last.group())
-            if key in open_objects[-1]:
-                return text.count("\n", 0, last.start()) + 1
-            open_objects[-1].add(key)
+            if key in keys and not repeats:
+                repeats.append(text.count("\n", 0, last.start()) + 1)
+            keys.add(key)
         last = m if token[0] == '"' else None
     return None
 
