@@ -433,6 +433,17 @@ def test_description_from_topic(ros, param):
     assert set_parameter(probe, "frame_prefix", "t/").successful
     probe.spin_until(lambda: len(static) > n, what="/tf_static with the new prefix")
     assert all(t.header.frame_id.startswith("t/") for t in static[-1].transforms)
+    # options rebuild from the text received, not from the reduced model served (which would stay reduced)
+    def served_joints() -> set[str]:
+        resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format="idyntree-model-json"))
+        return set(load_model(resp.model.encode(), "idyntree-model-json").joints)
+
+    full = set(load_model(DEMO_ARM).joints)
+    assert set_parameter(probe, "reduced_joints", "elbow").successful
+    assert "elbow" in served_joints() < full
+    assert set_parameter(probe, "frame_prefix", "u/").successful
+    assert set_parameter(probe, "reduced_joints", "").successful
+    assert served_joints() == full
 
 
 def test_server_without_model_exits_with_reason(tmp_path: Path):

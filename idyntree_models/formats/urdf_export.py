@@ -317,14 +317,7 @@ def _prepare(model: Model, options: ExportOptions, diag: Diagnostics) -> Model:
                 "revolute joints is disabled (enable export_spherical_joints_as_three_revolute_joints, or drop "
                 "--no-export-spherical-joints-as-three-revolute-joints)"
             )
-        for name in spherical:
-            clash = [n for n in _unfolded_names(name) if n in model.links or n in model.joints or n in model.frames]
-            if clash:
-                raise ModelError(
-                    f"cannot write spherical joint '{name}' as three revolute joints: the model already has "
-                    f"{', '.join(repr(c) for c in clash)}"
-                )
-        model = unfold_spherical_joints(model)
+        model = unfold_spherical_joints(model)  # (refuses names the model already has)
     elif any(_axis_offset(j) is not None for j in model.joints.values()):
         model = model.copy()
     else:
@@ -344,14 +337,6 @@ def _axis_offset(joint: Joint) -> np.ndarray | None:
     if not np.all(np.isfinite(perp)):
         return perp  # overflowed: the caller refuses it
     return perp if vector_norm(perp) > 1e-12 else None
-
-
-def _unfolded_names(joint: str) -> list[str]:
-    from ..model.spherical import FAKE_LINK, OFFSET_JOINT, REV_JOINT
-
-    return [FAKE_LINK.format(joint=joint, index=i) for i in (1, 2, 3)] + [
-        REV_JOINT.format(joint=joint, axis=a) for a in "xyz"
-    ] + [OFFSET_JOINT.format(joint=joint)]
 
 
 def _split_axis_offsets(model: Model, diag: Diagnostics) -> None:

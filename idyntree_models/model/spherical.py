@@ -156,6 +156,15 @@ def unfold_spherical_joints(model: Model) -> Model:
     joint centre, via massless links `spherical_fake_J_link1/2`.  When the centre is not the
     child origin a third fake link and a fixed joint `spherical_offset_J` put the child back.
     """
+    for joint in model.joints.values():  # (the three revolutes' names must be free: else one would replace another)
+        if joint.type is JointType.SPHERICAL:
+            j = joint.name
+            made = [FAKE_LINK.format(joint=j, index=i) for i in (1, 2, 3)] + [
+                REV_JOINT.format(joint=j, axis=a) for a in "xyz"] + [OFFSET_JOINT.format(joint=j)]
+            clash = [n for n in made if n in model.links or n in model.joints or n in model.frames]
+            if clash:
+                raise ModelError(f"cannot write spherical joint '{j}' as three revolute joints: the model already "
+                                 f"has {', '.join(repr(c) for c in clash)}")
     out = model.copy()
     joints: dict[str, Joint] = {}
     for joint in out.joints.values():

@@ -386,16 +386,16 @@ class ModelServer(Node):
             return SetParametersResult(successful=False, reason=(
                 "the model comes from the robot_description topic (description_from_topic): publish the new "
                 "model there; model_file and robot_description are not read in this mode"))
-        served = self._served
-        if served is None:  # nothing received yet: the options apply to the first model
+        if self._source is None:  # nothing received yet: the options apply to the first model
             return SetParametersResult(successful=True)
+        source = self._source  # the text received (served.text is the reduced model's, with reduced_joints)
         try:
             with self._model_lock:
-                rebuilt = self._build(("text", served.text), changed)
+                rebuilt = self._build(source, changed)
         except ModelError as e:
             self.get_logger().error(f"model rejected: {e}")
             return SetParametersResult(successful=False, reason=str(e))
-        self._pending = (rebuilt, ("text", served.text))
+        self._pending = (rebuilt, source)
         return SetParametersResult(successful=True)
 
     def _after_set_parameters(self, params) -> None:
