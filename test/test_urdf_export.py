@@ -470,6 +470,19 @@ def test_spherical_export_disabled_is_a_clear_error():
         export_model(m, "urdf", export_spherical_joints_as_three_revolute_joints=False)
 
 
+def test_a_name_the_three_revolutes_need_is_refused_wherever_they_are_made():
+    """The URDF export refused it; the node's /tf tree (unfold_spherical_joints itself) replaced the link."""
+    from idyntree_models.model.spherical import unfold_spherical_joints
+
+    m = _spherical_model([0, 0, 0])
+    m.add_link(Link("spherical_fake_J_link1", Inertia(1.0, [0, 0, 0], np.eye(3))))
+    m.add_joint(Joint("extra", JointType.FIXED, next(iter(m.links)), "spherical_fake_J_link1", np.eye(4)))
+    for make in (lambda: export_model(m, "urdf"), lambda: unfold_spherical_joints(m)):
+        with pytest.raises(ModelError, match="cannot write spherical joint 'J' as three revolute joints: the model "
+                                             "already has 'spherical_fake_J_link1'"):
+            make()
+
+
 def test_spherical_files_fold_back_to_the_same_joint():
     for name in SPHERICAL:
         m = _load(MODELS / "urdf/idyntree" / name)

@@ -371,8 +371,13 @@ class ModelServer(Node):
             # could fail for a file whose relative includes only resolve next to it)
             self._pending = (served, source)
             return SetParametersResult(successful=True)
+        return self._load_pending(source, changed)
+
+    def _load_pending(self, source: tuple[str, str], changed: dict) -> SetParametersResult:
+        """Load the model the new parameters ask for; applied by _after_set_parameters only if it loads."""
         try:
-            served = self._build(source, changed)
+            with self._model_lock:
+                served = self._build(source, changed)
         except ModelError as e:
             self.get_logger().error(f"model rejected: {e}")
             return SetParametersResult(successful=False, reason=str(e))
@@ -388,15 +393,7 @@ class ModelServer(Node):
                 "model there; model_file and robot_description are not read in this mode"))
         if self._source is None:  # nothing received yet: the options apply to the first model
             return SetParametersResult(successful=True)
-        source = self._source  # the text received (served.text is the reduced model's, with reduced_joints)
-        try:
-            with self._model_lock:
-                rebuilt = self._build(source, changed)
-        except ModelError as e:
-            self.get_logger().error(f"model rejected: {e}")
-            return SetParametersResult(successful=False, reason=str(e))
-        self._pending = (rebuilt, source)
-        return SetParametersResult(successful=True)
+        return self._load_pending(self._source, changed)  # (the text received: served.text may be a reduction)
 
     def _after_set_parameters(self, params) -> None:
         self._read_rate_params()
