@@ -73,14 +73,16 @@ class Scope:
     empty: bool = False
     files: tuple[str, ...] = ()  # real paths of the include chain that brought this model in
     depth: int = 0
-    # A merge-include's model (SDF 1.9): its names join the including model's (`locals`, `nested` and `lines`
+    # A merge-include's model (SDF 1.9): its names join the including model's (`locals`, `nested` and `owners`
     # are that model's own dicts, and `parent` is that model), and `merged` names the frame standing for its
     # model frame, `_merged__<name>__model__`, which its implicit and explicit `__model__` references mean.
     merged: str | None = None
     own: list[str] | None = None  # a merged model's names, in order (its proxy frame first)
-    lines: dict[tuple[str, str], tuple[str | None, int]] = field(default_factory=dict)  # where a name is first
-    # the scope (id), file and line of each name's first element: a name a merged model shares with the model it
-    # is merged into is a duplicate whatever their versions (which decide what clashes within one model)
+    # where a name is first in this model's own element, by the version's key (up to 1.6 a link and a joint may
+    # share a name)
+    lines: dict[tuple[str, str], tuple[str | None, int]] = field(default_factory=dict)
+    # the scope (id), file and line of each name's first element, shared with merged models: a name a merged
+    # model shares with the model it is merged into is a duplicate whatever their versions
     owners: dict[str, tuple[int, str | None, int]] = field(default_factory=dict)
 
     def scoped(self, name: str) -> str:
@@ -261,7 +263,7 @@ class FrameGraph:
         if not name:
             raise sub.r.error(sub.el, "a <model> needs a name attribute")
         sub.prefix, sub.parent, sub.depth = into.prefix, into, into.depth
-        sub.locals, sub.nested, sub.lines, sub.owners = into.locals, into.nested, into.lines, into.owners
+        sub.locals, sub.nested, sub.owners = into.locals, into.nested, into.owners
         sub.merged = f"_merged__{name}__model__"
         sub.placement = sub.placement or (sub.el.get("placement_frame") or "").strip() or None
         self._count(sub)

@@ -153,21 +153,17 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
     for scope in g.scopes:
         if scope.empty:
             continue
-        if scope.merged:  # its content is the including model's (its <plugin>s too)
-            owner = scope.prefix or None
-            _attributes(scope.el, _ATTRIBUTES["model"], "model", owner, (), None, out)
-            _keep(scope.el, _MERGED, "model", owner, (), None, out, repeats)
-            _attributes(scope.include_el, _ATTRIBUTES["include"], "model", owner, (), None, out)
-            _keep(scope.include_el, _TOP_INCLUDE, "model", owner, (), None, out, repeats)
-            continue
+        # (a merged model's content is the model's it is merged into: its prefix, its <plugin>s)
         top = scope.parent is None
-        owner = None if top else scope.prefix
+        owner = scope.prefix or None
         _attributes(scope.el, _ATTRIBUTES["model"], "model", owner, (), None, out)  # (top: see _placement)
         overridden = scope.include_el is not None and find_child(scope.include_el, "static") is not None
-        _keep(scope.el, _MODEL_STATIC if top or overridden else _MODEL, "model", owner, (), None, out, repeats)
+        reads = _MERGED if scope.merged else _MODEL_STATIC if top or overridden else _MODEL
+        _keep(scope.el, reads, "model", owner, (), None, out, repeats)
         if scope.include_el is not None:
             _attributes(scope.include_el, _ATTRIBUTES["include"], "model", owner, (), None, out)
-            _keep(scope.include_el, _TOP_INCLUDE if top else _INCLUDE, "model", owner, (), None, out, repeats)
+            _keep(scope.include_el, _TOP_INCLUDE if top or scope.merged else _INCLUDE, "model", owner, (), None, out,
+                  repeats)
         if top:
             base = model.default_base_link
             _placement(scope, g.links[base] if base in g.links else np.eye(4), out, diag)
