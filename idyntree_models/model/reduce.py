@@ -36,7 +36,7 @@ from .model import (
     Model,
     Shape,
 )
-from .topology import tree_order
+from .topology import TreeOrder, tree_order
 from .transforms import unit_quaternions
 from .validation import validate
 
@@ -183,7 +183,7 @@ def reduce(
     # the lumped model: any overflow (huge masses summed, a frame far out on a far link) leaves a NaN or
     # inf that validation below refuses, with the element named
     with np.errstate(all="ignore"):
-        out = _lumped(model, tree.order, group, root_H, at_lock, kept, fixed_for_sensor, sensors, notes)
+        out = _lumped(model, tree, group, root_H, at_lock, kept, fixed_for_sensor, sensors, notes)
     try:  # what the readers guarantee for a loaded model
         with np.errstate(all="ignore"):
             validate(out)
@@ -196,14 +196,14 @@ def reduce(
     return out
 
 
-def _lumped(model: Model, order: list[str], group: dict[str, str], root_H: dict[str, np.ndarray],
+def _lumped(model: Model, tree: TreeOrder, group: dict[str, str], root_H: dict[str, np.ndarray],
             at_lock: dict[str, np.ndarray], kept: set[str], fixed_for_sensor: dict[str, str],
             sensors: dict, notes: list[str]) -> Model:
     """The reduced model: a link per group (combined inertia, every shape, the other links as frames)."""
     out = Model(name=model.name, default_base_link=model.default_base_link)
     out.metadata = {k: v for k, v in model.metadata.items() if k != "lines"}
     members: dict[str, list[str]] = {}
-    for link in order:
+    for link in tree.order:
         members.setdefault(group[link], []).append(link)
     for root, names in members.items():
         out.links[root] = Link(
@@ -215,9 +215,8 @@ def _lumped(model: Model, order: list[str], group: dict[str, str], root_H: dict[
         for n in names[1:]:
             out.frames[n] = Frame(n, root, root_H[n].copy())
     # a lumped link is a frame joined by its (locked) joint: exporters write it under that joint's name
-    parent_joint = {j.child: j.name for j in model.joints.values()}
     frame_joints = dict(model.metadata.get("frame_joints") or {})
-    frame_joints.update((n, FrameJoint(parent_joint[n])) for names in members.values() for n in names[1:])
+    frame_joints.update((n, FrameJoint(tree.parent_joint[n].name)) for names in members.values() for n in names[1:])
     if frame_joints:
         out.metadata["frame_joints"] = frame_joints
     for frame in model.frames.values():
