@@ -53,6 +53,11 @@ def one_line(text: str) -> str:
     return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
 
 
+def listed(items: list[str], limit: int, sep: str = ", ") -> str:
+    """The first `limit` of `items` for a message, and how many more there are (the rest are in the data)."""
+    return sep.join(items[:limit]) + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
 class XacroNotAllowed(ModelError):
     """A xacro document where expansion is off (text from a parameter, a topic or a request)."""
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Iterator
 
 import numpy as np
 
-from ..errors import ModelError
+from ..errors import ModelError, listed
 from ..model.model import Inertia, Joint, JointType, Link, Model
 from ..model.transforms import make_transform
 
@@ -202,6 +202,5 @@ def report_initial_configuration(model: Model, fmt: str, say: Callable[[str], No
         if np.any(np.asarray(value, dtype=float) != np.asarray(rest)):
             moved.append(f"{name} = {value}")
     if moved:
-        shown = ", ".join(moved[:5]) + (f" and {len(moved) - 5} more" if len(moved) > 5 else "")
-        say(f"the initial configuration of {len(moved)} joint(s) ({shown}) is not written: {fmt} has no field for "
-            "it, so the model written starts at the zero configuration")
+        say(f"the initial configuration of {len(moved)} joint(s) ({listed(moved, 5)}) is not written: {fmt} has no "
+            "field for it, so the model written starts at the zero configuration")

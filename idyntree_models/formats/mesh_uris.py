@@ -21,7 +21,7 @@ import os
 from collections import Counter
 
 from .._record import Record, record
-from ..errors import ModelError
+from ..errors import ModelError, listed
 from ..model.model import Extension, Mesh, Model
 from .base import Diagnostics, ExportOptions
 from .packages import enclosing, find_model_dir, find_package, package_name, searched_for_packages
@@ -130,21 +130,18 @@ class _Rewriter:
         return kept
 
     def report(self, diag: Diagnostics) -> None:
-        def shown(items: list[str]) -> str:
-            return ", ".join(items[:_SHOWN]) + (f" and {len(items) - _SHOWN} more" if len(items) > _SHOWN else "")
-
         if self.unresolved:
             diag.warn(f"{len(self.unresolved)} mesh URI(s) name a package or model that was not found "
-                      f"({shown(self.unresolved)}); packages searched: {searched_for_packages()}; models searched: "
+                      f"({listed(self.unresolved, _SHOWN)}); packages searched: {searched_for_packages()}; models searched: "
                       "the SDF model paths")
         if self.missing:
-            diag.warn(f"{len(self.missing)} mesh file(s) do not exist: {shown(self.missing)}")
+            diag.warn(f"{len(self.missing)} mesh file(s) do not exist: {listed(self.missing, _SHOWN)}")
         if self.unstyled:
             where = "a ROS package (package.xml)" if self.style == "package" else "a model or package directory"
             if self.style == "absolute":
                 where = "a file this machine can locate"
             diag.warn(f"{len(self.unstyled)} mesh reference(s) are not inside {where}, so they are written as "
-                      f"they were, not as {self.style} URIs: {shown(self.unstyled)}")
+                      f"they were, not as {self.style} URIs: {listed(self.unstyled, _SHOWN)}")
 
 
 def rewrite_mesh_uris(model: Model, fmt: str, options: ExportOptions, diag: Diagnostics) -> Model:

@@ -12,7 +12,7 @@ from array import array
 import numpy as np
 from lxml import etree
 
-from ..errors import ModelError
+from ..errors import ModelError, listed
 from ..model.model import (
     Box,
     Cylinder,
@@ -326,10 +326,10 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
     _links_to_frames(model, root)
     sensor_extensions = _sensors(r, stream.kept, model, diag)
     if gazebo_sensors:
-        shown = ", ".join(gazebo_sensors[:8]) + (f" and {len(gazebo_sensors) - 8} more" if len(gazebo_sensors) > 8 else "")
         diag.warn(
-            f"{len(gazebo_sensors)} <gazebo> sensor description(s) are not in the model ({shown}): only top-level "
-            "<sensor> elements of iDynTree's extension define sensors (the <gazebo> blocks are kept for URDF export)"
+            f"{len(gazebo_sensors)} <gazebo> sensor description(s) are not in the model ({listed(gazebo_sensors, 8)}): "
+            "only top-level <sensor> elements of iDynTree's extension define sensors (the <gazebo> blocks are kept for "
+            "URDF export)"
         )
     _extensions(items, model, sensor_extensions)
     return model

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 import numpy as np
 from lxml import etree
 
-from ..errors import ModelError
+from ..errors import ModelError, listed
 from ..model.model import (
     Box,
     Cylinder,
@@ -760,9 +760,8 @@ def _write_extensions(root: etree._Element, extensions: list[Extension],
             anchor = same[nth] if isinstance(nth, int) and nth < len(same) else None
         _place(parent, el, anchor, last)
     if orphans:
-        shown = ", ".join(orphans[:6]) + (f" and {len(orphans) - 6} more" if len(orphans) > 6 else "")
         diag.warn(f"{len(orphans)} pass-through element(s) or attribute(s) were not written, their link, joint, "
-                  f"sensor or element being no longer in the model: {shown}")
+                  f"sensor or element being no longer in the model: {listed(orphans, 6)}")
 
 
 def _owner_element(ext: Extension, written: dict[tuple[str, str], etree._Element]) -> etree._Element | None:

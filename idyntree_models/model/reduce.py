@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from ..errors import ModelError
+from ..errors import ModelError, listed
 from .kinematics import Kinematics
 from .model import (
     ForceTorqueSensor,
@@ -277,9 +277,8 @@ def _carried_extensions(model: Model, out: Model, members: dict[str, list[str]],
         else:
             lost.append(f"<{e.tag}> of {kind} '{e.owner}'")
     if lost:
-        shown = ", ".join(lost[:5]) + (f" and {len(lost) - 5} more" if len(lost) > 5 else "")
         notes.append(f"{len(lost)} kept source element(s) belong to a joint locked or a link lumped by the "
-                     f"reduction and are not in the reduced model: {shown}")
+                     f"reduction and are not in the reduced model: {listed(lost, 5)}")
     return carried
 
 
