@@ -44,7 +44,6 @@ from ...model.transforms import inverse
 from ...model.validation import check_inertia
 from ..base import Diagnostics, LoadOptions
 from ..common import (
-    FREE_JOINT_AXES,
     INERTIA_KEYS,
     check_ft_keywords,
     free_chain,
@@ -88,6 +87,8 @@ from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor
 #   "sdf_screw_joints": {joint: pitch fields} for screw joints read as revolute
 #   "sdf_version", "static", "world"
 _INERTIA_INDEX = {k: i for i, k in enumerate(INERTIA_KEYS)}
+
+
 def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None = None) -> Model:
     """The tree model of a resolved SDF model (raises ModelError where SDF allows what a tree does not)."""
     options = options or LoadOptions()
@@ -613,4 +614,4 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
     )
 
 
-__all__ = ["FREE_JOINT_AXES", "graph_to_model", "read_link"]
+__all__ = ["graph_to_model", "read_link"]
