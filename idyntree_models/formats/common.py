@@ -192,6 +192,15 @@ def free_chains_said(info: dict[str, dict]) -> tuple[str, str]:
     return shown, how
 
 
+def binary_stl_triangles(head: bytes, size: int) -> int | None:
+    """The triangle count of a binary STL file (an 80-byte header, a count, 50 bytes a triangle) from its first 84
+    bytes and its size; None when the size says it is no binary STL (an ASCII one)."""
+    if len(head) < 84:
+        return None
+    count = int.from_bytes(head[80:84], "little")
+    return count if size == 84 + 50 * count else None
+
+
 def report_initial_configuration(model: Model, fmt: str, say: Callable[[str], None]) -> None:
     """One warning when the model starts away from its zero configuration (SKEL's <init_pos>), which no
     exporter writes: the file written starts at zero."""

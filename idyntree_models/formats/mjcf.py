@@ -72,7 +72,15 @@ from ..model.transforms import (
     unit_vector,
 )
 from .base import Diagnostics, ExportOptions, LoadOptions
-from .common import FREE_JOINT_AXES, format_number, format_numbers, free_chain, free_chains_said, intact_free_chains
+from .common import (
+    FREE_JOINT_AXES,
+    binary_stl_triangles,
+    format_number,
+    format_numbers,
+    free_chain,
+    free_chains_said,
+    intact_free_chains,
+)
 from .xmlutil import XmlReader, describe, parse_xml, shown_attribute, shown_tag
 
 MIN_MASS = 1e-9  # kg: added to a massless moving body (MuJoCo's mjMINVAL is 1e-15)
@@ -463,7 +471,7 @@ def mujoco_reads(path: str) -> bool:
             head = fh.read(84)
     except OSError:
         return False
-    return len(head) == 84 and size == 84 + 50 * int.from_bytes(head[80:84], "little") and size > 84
+    return bool(binary_stl_triangles(head, size))  # (one without a triangle: not read either)
 
 
 def find_resource(uri: str, source_dir: str | None) -> str | None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import math
 import os
-import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -56,7 +55,7 @@ from ..model.transforms import (
     vector_norm,
 )
 from .base import Diagnostics, FileAccessRefused, LoadOptions, read_file_limited, referenced_file
-from .common import INERTIA_KEYS, inertia_from_six, remembered_transform
+from .common import INERTIA_KEYS, binary_stl_triangles, inertia_from_six, remembered_transform
 from .numbers import NumberError, xml_double
 from .xmlutil import XmlReader, find_children, first_children, parse_xml, shown_attribute, shown_tag
 
@@ -708,7 +707,7 @@ def _mesh_extents(filename: str, scale: np.ndarray, options: LoadOptions, diag: 
         return None
     try:
         points = _mesh_points(read_file_limited(path), kind)
-    except (ModelError, ValueError, struct.error):
+    except (ModelError, ValueError):
         diag.warn(f"line {el.sourceline}: cannot read mesh '{filename}' for its bounding box")
         return None
     if not len(points) or not np.all(np.isfinite(points)):
@@ -722,8 +721,8 @@ _STL_TRIANGLE = np.dtype([("normal", "<f4", 3), ("vertices", "<f4", (3, 3)), ("a
 def _mesh_points(data: bytes, kind: str) -> np.ndarray:
     """The vertices of an OBJ, or of a binary or ASCII STL, as an n x 3 array."""
     if kind == "stl":
-        count = struct.unpack_from("<I", data, 80)[0] if len(data) >= 84 else -1
-        if len(data) == 84 + 50 * count:  # binary: per 50-byte triangle a normal, three vertices, two bytes
+        count = binary_stl_triangles(data, len(data))
+        if count is not None:  # binary: per 50-byte triangle a normal, three vertices, two bytes
             triangles = np.frombuffer(data, dtype=_STL_TRIANGLE, count=count, offset=84)
             return triangles["vertices"].reshape(-1, 3).astype(float)
         lines = (line.split() for line in data.decode("utf-8", errors="replace").splitlines())
