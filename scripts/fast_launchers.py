@@ -19,6 +19,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
+from register_ament import ament_prefix_line  # (the script beside this one)
+
 COMMANDS = {  # console script -> module:function, as in setup.py
     "idyntree-model-convert": "idyntree_models.cli:main",
     "idyntree-model-info": "idyntree_models.info_cli:main",
@@ -29,15 +31,12 @@ LAUNCHER = """#!{python} -S
 # The cyclic collector is off while numpy, lxml and the package are imported (it would scan their
 # objects several times over, ~12 ms), and what they made is frozen out of its later scans.
 import gc
-import os
 import sys
 
 gc.disable()
 sys.path += {paths!r}
 # what the venv's .pth does at a normal start (scripts/register_ament.py): $(find pkg) and package:// see the venv
-_ament = [p for p in os.environ.get("AMENT_PREFIX_PATH", "").split(os.pathsep) if p]
-if {prefix!r} not in _ament:
-    os.environ["AMENT_PREFIX_PATH"] = os.pathsep.join(_ament + [{prefix!r}])
+{ament}
 from {module} import {attr}  # noqa: E402
 
 gc.freeze()
@@ -52,8 +51,8 @@ def write_launchers(prefix: Path, source: Path) -> list[str]:
     written = []
     for name, target in COMMANDS.items():
         module, _, attr = target.partition(":")
-        text = LAUNCHER.format(python=python, name=name, paths=[site, str(source)], prefix=str(prefix), module=module,
-                               attr=attr)
+        text = LAUNCHER.format(python=python, name=name, paths=[site, str(source)], ament=ament_prefix_line(repr(str(prefix))),
+                               module=module, attr=attr)
         path = prefix / "bin" / name
         if not (path.is_file() and path.read_text() == text):
             path.write_text(text)
