@@ -209,7 +209,7 @@ def export_model(model: Model, format: str, *, warnings: list[str] | None = None
     validate(model)
     model = rewrite_mesh_uris(model, fmt.name, opts, diag)
     report_lost_extensions(model, fmt.name, diag)
-    report_initial_configuration(model, fmt.name, diag.warn)
+    report_initial_configuration(model, fmt.name, diag)
     try:
         text = dump(model, opts, diag)
     except ModelError:

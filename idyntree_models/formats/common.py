@@ -18,6 +18,7 @@ import numpy as np
 from ..errors import ModelError, listed
 from ..model.model import Inertia, Joint, JointType, Link, Model
 from ..model.transforms import make_transform
+from .base import Diagnostics
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 FT_FRAMES = ("child", "parent", "sensor")
@@ -201,7 +202,7 @@ def binary_stl_triangles(head: bytes, size: int) -> int | None:
     return count if size == 84 + 50 * count else None
 
 
-def report_initial_configuration(model: Model, fmt: str, say: Callable[[str], None]) -> None:
+def report_initial_configuration(model: Model, fmt: str, diag: Diagnostics) -> None:
     """One warning when the model starts away from its zero configuration (SKEL's <init_pos>), which no
     exporter writes: the file written starts at zero."""
     moved = []
@@ -211,5 +212,5 @@ def report_initial_configuration(model: Model, fmt: str, say: Callable[[str], No
         if np.any(np.asarray(value, dtype=float) != np.asarray(rest)):
             moved.append(f"{name} = {value}")
     if moved:
-        say(f"the initial configuration of {len(moved)} joint(s) ({listed(moved, 5)}) is not written: {fmt} has no "
-            "field for it, so the model written starts at the zero configuration")
+        diag.warn(f"the initial configuration of {len(moved)} joint(s) ({listed(moved, 5)}) is not written: {fmt} has no "
+                  "field for it, so the model written starts at the zero configuration")

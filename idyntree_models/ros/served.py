@@ -217,7 +217,7 @@ class ServedModel:
         """(n, 7) poses of the plan's joints for the message's positions (a sequence or float array)."""
         positions = np.asarray(positions, dtype=float)
         values = positions[plan.msg_index]
-        if plan.poses is not None and np.abs(values).max(initial=0.0) <= plan.poses.finite_below:
+        if np.abs(values).max(initial=0.0) <= plan.poses.finite_below:  # (a plan publishing nothing is not used)
             q = self._q0.copy()  # the common case: positions that cannot overflow (NaN fails the test too)
             q[plan.q_cols] = values
             return plan.poses.compute(q)
