@@ -79,8 +79,10 @@ def _format_of(text: str, name: str | None, format: str | None, diag: Diagnostic
     if format:
         fmt = get_format(format)
     else:
-        fmt = (format_from_path(name) if name else None) or detect_format(text)
-        if fmt.name != "xacro" and fmt.name != "idyntree-model-json" and uses_xacro(text):
+        fmt = format_from_path(name) if name else None
+        if fmt is None:
+            fmt = detect_format(text)  # (which looks for xacro elements first)
+        elif fmt.name != "xacro" and fmt.name != "idyntree-model-json" and uses_xacro(text):
             fmt = get_format("xacro")  # e.g. a robot.urdf that is really xacro: what its users run xacro on
     if fmt.name != "xacro":
         return text, fmt
