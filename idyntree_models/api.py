@@ -19,7 +19,7 @@ from .formats.base import (
     decode_utf8,
     read_file_limited,
 )
-from .formats.common import report_initial_configuration
+from .formats.common import report_initial_configuration, report_source_structure
 from .formats.mesh_uris import report_lost_extensions, rewrite_mesh_uris
 from .formats.numbers import show
 from .formats.xacro import expand as expand_xacro
@@ -212,6 +212,7 @@ def export_model(model: Model, format: str, *, warnings: list[str] | None = None
     model = rewrite_mesh_uris(model, fmt.name, opts, diag)
     report_lost_extensions(model, fmt.name, diag)
     report_initial_configuration(model, fmt.name, diag)
+    report_source_structure(model, fmt.name, diag)
     try:
         text = dump(model, opts, diag)
     except ModelError:

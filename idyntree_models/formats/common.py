@@ -214,3 +214,47 @@ def report_initial_configuration(model: Model, fmt: str, diag: Diagnostics) -> N
     if moved:
         diag.warn(f"the initial configuration of {len(moved)} joint(s) ({listed(moved, 5)}) is not written: {fmt} has no "
                   "field for it, so the model written starts at the zero configuration")
+
+
+def report_source_structure(model: Model, fmt: str, diag: Diagnostics) -> None:
+    """Warnings naming how the source attached things that `fmt` writes in another way.
+
+    A massless link with one fixed joint is a frame here (iDynTree's rule): only the URDF exporter writes it
+    back as that link and joint, under the joint's name and in its direction (model.metadata "frame_joints",
+    Shape.source_frame). Other formats write a frame, so the joint's name (but in MJCF's extras), a frame that was
+    the parent of the root link, and the shapes the link carried (written on the link it is fixed to) do not come
+    back. SDF's
+    fixed joints to the world (model.metadata "sdf_world_joints") only SDF and URDF write.
+    """
+    if fmt == "urdf":
+        return
+    from ..model.topology import root_frame
+
+    # (MJCF keeps the joints' names and directions in its extras, for our import)
+    frame_joints = model.metadata.get("frame_joints") or {} if fmt != "mjcf" else {}
+    world_joints = model.metadata.get("sdf_world_joints") or {}
+    top = root_frame(model) if frame_joints else None
+    joints = []
+    for name, fj in frame_joints.items():
+        frame = model.frames.get(name)
+        if frame is None:
+            continue
+        if fmt == "sdf" and name == "world" and name == top and not world_joints:
+            continue  # SDF's world attachment, under that joint's name (sdf.writer)
+        above = f", the parent of '{frame.parent_link}' there" if name == top else ""
+        joints.append(f"'{fj.joint}' ('{name}'{above})")
+    if joints:
+        diag.warn(f"the fixed joints of {len(joints)} massless link(s) of the source are not written ({fmt} writes "
+                  f"them as frames, read back as frames): {listed(joints, 5)}")
+    moved = [f"{kind} '{shape.name or '(unnamed)'}' of '{shape.source_frame}' on '{link.name}'"
+             for link in model.links.values() for kind, shapes in (("visual", link.visuals), ("collision", link.collisions))
+             for shape in shapes if shape.source_frame is not None and shape.source_frame in model.frames]
+    if moved:
+        diag.warn(f"{len(moved)} shape(s) of the source's massless links are written on the links those are fixed to "
+                  f"({fmt} has no shapes on frames): {listed(moved, 5)}")
+    if fmt != "sdf" and world_joints:
+        lost = [f"'{name}' to '{d.get('child')}'" for name, d in world_joints.items()
+                if d.get("joined_to_base_by") not in model.joints]
+        if lost:
+            diag.warn(f"SDF's fixed joint(s) from the world ({listed(lost, 5)}) are not written: {fmt} has no joint to "
+                      "the world, nor the pose it gives the base")

@@ -46,6 +46,7 @@ from ..model.model import (
     Ellipsoid,
     ForceTorqueSensor,
     Frame,
+    FrameJoint,
     Inertia,
     Joint,
     JointType,
@@ -249,9 +250,13 @@ class _Exporter:
         for kind, shapes in (("visual", link.visuals), ("collision", link.collisions)):
             for shape in shapes:
                 self._geom(body, name, shape, kind)
+        frame_joints = self.model.metadata.get("frame_joints") or {}
         for frame in self.model.frames.values():
             if frame.parent_link == name:
                 self._site(body, frame.name, name, frame.link_H_frame)
+                fj = frame_joints.get(frame.name)
+                if isinstance(fj, FrameJoint):  # (the URDF exporter writes the frame back as that link and joint)
+                    self.extras.setdefault("frame_joints", {})[frame.name] = [fj.joint, fj.frame_is_parent]
         for joint in self.tree.children[name]:
             info = self.free.get(joint.name)
             if info is not None:  # a free body of the scene: its link, free, at its initial pose
@@ -617,6 +622,10 @@ class _Importer:
             self.extras = json.loads(extras_el.get("data", "{}")) if extras_el is not None else {}
         except json.JSONDecodeError:
             raise self.r.error(extras_el, "the idyntree_models extras are not valid JSON") from None
+        if extras_el is not None:
+            problem = _extras_problem(self.extras)
+            if problem:
+                raise self.r.error(extras_el, f"the idyntree_models extras (our MJCF export's own data): {problem}")
         self.mesh_assets: dict[str, etree._Element] = {}
         self.materials: dict[str, etree._Element] = {}
         for a in root.findall("asset"):
@@ -1303,6 +1312,10 @@ class _Importer:
                 self.model.joints[j1].mimic = Mimic(j2, float(coef[1]), float(coef[0]))
 
     def _apply_extras(self) -> None:
+        joints = {name: FrameJoint(joint, is_parent) for name, (joint, is_parent) in self.extras.get("frame_joints", {}).items()
+                  if name in self.model.frames}
+        if joints:
+            self.model.metadata["frame_joints"] = joints
         for name, v in self.extras.get("velocity_limits", {}).items():
             if name in self.model.joints:
                 lim = self.model.joints[name].limits
@@ -1318,6 +1331,56 @@ class _Importer:
         for name, i in self.extras.get("exact_inertia", {}).items():
             if name in self.model.links:
                 self.model.links[name].inertia = Inertia(i["mass"], i["com"], i["inertia"])
+
+
+# What our export writes in the extras, by key: a checker of each value (malformed extras are refused by name, not
+# met as an internal error halfway through the import)
+def _number(v) -> bool:
+    return type(v) in (int, float)
+
+
+def _numbers(n: int):
+    return lambda v: isinstance(v, list) and len(v) == n and all(map(_number, v))
+
+
+def _table(check):
+    return lambda v: isinstance(v, dict) and all(check(x) for x in v.values())
+
+
+def _fields(**checks):
+    return lambda v: isinstance(v, dict) and all(k not in v or c(v[k]) for k, c in checks.items())
+
+
+def _text(v) -> bool:
+    return isinstance(v, str)
+
+
+_EXTRAS = {
+    "world_link": lambda v: isinstance(v, bool),
+    "balanced_by_mujoco": lambda v: isinstance(v, list) and all(map(_text, v)),
+    "velocity_limits": _table(_number),
+    "effort_limits": _table(_number),
+    "position_limits": _table(_numbers(2)),
+    "exact_inertia": _table(lambda v: isinstance(v, dict) and _number(v.get("mass")) and _numbers(3)(v.get("com"))
+                            and isinstance(v.get("inertia"), list) and len(v["inertia"]) == 3
+                            and all(map(_numbers(3), v["inertia"]))),
+    "fixed_joints": _table(_text),
+    "sensor_sites": lambda v: isinstance(v, list) and all(map(_text, v)),
+    "force_torque": _table(_fields(site=_text, applied_wrench_link=_text, frame=_text)),
+    "other_sensors": _table(_fields(site=_text, subtype=lambda v: v is None or _text(v),
+                                    properties=lambda v: v is None or isinstance(v, dict))),
+    "frame_joints": _table(lambda v: isinstance(v, list) and len(v) == 2 and _text(v[0]) and isinstance(v[1], bool)),
+}
+
+
+def _extras_problem(extras) -> str | None:
+    """What is wrong with the extras' JSON (None: nothing), naming the key."""
+    if not isinstance(extras, dict):
+        return "not a JSON object"
+    for key, check in _EXTRAS.items():
+        if key in extras and not check(extras[key]):
+            return f"'{key}' is not what our MJCF export writes there"
+    return None
 
 
 def load(text: str, options: LoadOptions, diag: Diagnostics) -> Model:

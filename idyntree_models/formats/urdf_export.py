@@ -29,6 +29,8 @@ from ..model.model import (
     Cylinder,
     Extension,
     ForceTorqueSensor,
+    Frame,
+    FrameJoint,
     Joint,
     JointType,
     Link,
@@ -309,6 +311,7 @@ def _prepare(model: Model, options: ExportOptions, diag: Diagnostics) -> Model:
     """The model with every joint in a URDF form (spherical unfolded, axis offsets split): a copy when
     anything changes, else the model itself (the writer only reads it, and the copy cost a tenth of
     a URDF export)."""
+    model = _world_joint_as_link(model, diag)
     spherical = [j.name for j in model.joints.values() if j.type is JointType.SPHERICAL]
     if spherical:
         if not options.export_spherical_joints_as_three_revolute_joints:
@@ -324,6 +327,39 @@ def _prepare(model: Model, options: ExportOptions, diag: Diagnostics) -> Model:
         return model
     _split_axis_offsets(model, diag)
     return model
+
+
+def _world_joint_as_link(model: Model, diag: Diagnostics) -> Model:
+    """SDF's fixed joint from the world to the base, which its reader folds away (model.metadata
+    "sdf_world_joints"), written as URDF says it: a `world` link and that joint (read back as the
+    frame `world` above the base, which the SDF writer turns into the world joint again).
+
+    The child's pose in the SDF model frame is the joint's origin: the model's own <pose> in a world is
+    not the model's (it is kept, and its loss named, as an SDF element)."""
+    joints = model.metadata.get("sdf_world_joints") or {}
+    if not joints:
+        return model
+    base = model.default_base_link or tree_order(model).root
+    written = None
+    for name, d in joints.items():
+        if (written is None and d.get("type") == "fixed" and d.get("child") == base and "joined_to_base_by" not in d
+                and WORLD not in model.links and WORLD not in model.frames and name not in model.joints):
+            written = name
+            continue
+        if "joined_to_base_by" not in d or d["joined_to_base_by"] not in model.joints:
+            diag.warn(f"SDF {d.get('type', 'fixed')} joint '{name}' from the world to '{d.get('child')}' is not "
+                      "written: URDF holds one fixed joint from a 'world' link to the root link, and no other")
+    if written is None:
+        return model
+    model = model.copy()
+    world_H_base = np.array(joints[written]["model_H_child"], dtype=float)
+    model.frames = {WORLD: Frame(WORLD, base, inverse(world_H_base)), **model.frames}
+    model.metadata["frame_joints"] = {WORLD: FrameJoint(written, frame_is_parent=True),
+                                      **(model.metadata.get("frame_joints") or {})}
+    return model
+
+
+WORLD = "world"
 
 
 def _axis_offset(joint: Joint) -> np.ndarray | None:

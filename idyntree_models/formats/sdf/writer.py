@@ -23,6 +23,7 @@ from ...model.model import (
     Cylinder,
     Ellipsoid,
     ForceTorqueSensor,
+    FrameJoint,
     Joint,
     JointType,
     Link,
@@ -267,6 +268,8 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
         plan.names[name] = out
     _plan_scopes(model, plan, world_H)
     for name, frame in model.frames.items():
+        if name in plan.skip_frames:  # (the world attachment's frame: no frame of the model written)
+            continue
         if (name in plan.scopes and name not in model.links) or _sensor_frame(model, frame):
             plan.skip_frames.add(name)  # the nested model's or a sensor's own frame: the reader re-creates it
             continue
@@ -288,7 +291,8 @@ def _world_attachment(m: etree._Element, model: Model, plan: _Plan, diag: Diagno
     `world` to the base, and the model placed in the world where that frame says."""
     base = model.default_base_link
     taken = set(plan.names.values()) | set(plan.frames.values()) | set(plan.joints.values())
-    name = unique_name("world_joint", taken.__contains__)
+    fj = (model.metadata.get("frame_joints") or {}).get(WORLD)
+    name = unique_name(fj.joint if isinstance(fj, FrameJoint) else "world_joint", taken.__contains__)
     world_H_base = inverse(model.frames[WORLD].link_H_frame)
     pose = etree.Element("pose")
     pose.text = _pose_text(world_H_base, "the world frame")

@@ -1,0 +1,138 @@
+"""How the source attached things that the model holds another way, through every exporter.
+
+A massless link with one fixed joint is a frame of the model (iDynTree's rule), and SDF's fixed joint
+from the world to the base is no joint of the model: both are kept as metadata. A review of every
+conversion of the corpus found formats that dropped them without a word: JSON and MJCF renamed such
+joints `<frame>_fixed_joint`, turned a `world` link above the base into a frame below it and moved its
+shapes, and an SDF model fixed to the world came out of URDF and JSON free. Each exporter now writes
+them (URDF; SDF its world joint; MJCF the joints' names in its extras) or names them in a warning.
+The URDF written is read with urdf_parser_py and libsdformat (`ign sdf -p`), not with our reader.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from lxml import etree
+
+from idyntree_models import export_model, load_model
+from idyntree_models.errors import ModelError
+
+urdf_parser = pytest.importorskip("urdf_parser_py.urdf")
+
+INERTIAL = '<inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>'
+FIXED_TO_WORLD_SDF = f"""<?xml version="1.0"?>
+<sdf version="1.9">
+  <model name="m">
+    <link name="base"><pose>0 0 0.5 0 0 0</pose>{INERTIAL}</link>
+    <link name="arm"><pose>0 0 1 0 0 0</pose>{INERTIAL}</link>
+    <joint name="anchor" type="fixed"><parent>world</parent><child>base</child></joint>
+    <joint name="j1" type="revolute"><parent>base</parent><child>arm</child>
+      <axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper><effort>5</effort><velocity>2</velocity></limit></axis></joint>
+  </model>
+</sdf>
+"""
+INERTIA = '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
+FRAMES_URDF = f"""<robot name="r">
+  <link name="world"/>
+  <joint name="fix_to_world" type="fixed"><parent link="world"/><child link="base"/><origin xyz="0 0 1"/></joint>
+  <link name="base"><inertial><mass value="1"/>{INERTIA}</inertial></link>
+  <joint name="tool_mount" type="fixed"><parent link="base"/><child link="tcp"/><origin xyz="0 0 0.2"/></joint>
+  <link name="tcp"><collision name="tip"><geometry><sphere radius="0.01"/></geometry></collision></link>
+</robot>
+"""
+
+
+def _ign() -> str:
+    exe = shutil.which("ign")
+    if exe is None:
+        pytest.skip("ign (ignition-tools + sdformat-sdf) not installed")
+    return exe
+
+
+def _fixed_joints(urdf_text: str) -> dict[str, tuple[str, str, list[float]]]:
+    robot = urdf_parser.URDF.from_xml_string(urdf_text)
+    return {j.name: (j.parent, j.child, list(j.origin.xyz) if j.origin is not None else [0.0] * 3)
+            for j in robot.joints if j.type == "fixed"}
+
+
+def test_an_sdf_joint_fixing_the_base_to_the_world_is_written_to_urdf_as_a_world_link(tmp_path: Path) -> None:
+    sdf = tmp_path / "m.sdf"
+    sdf.write_text(FIXED_TO_WORLD_SDF)
+    warnings: list[str] = []
+    urdf = export_model(load_model(sdf), "urdf", warnings=warnings)
+    assert warnings == []
+    assert _fixed_joints(urdf) == {"anchor": ("world", "base", [0.0, 0.0, 0.5])}  # (it was missing)
+    # libsdformat reads that URDF as the model fixed to the world by 'anchor', the base where it was
+    out = tmp_path / "m.urdf"
+    out.write_text(urdf)
+    done = subprocess.run([_ign(), "sdf", "-p", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    anchor = etree.fromstring(done.stdout.encode()).find("model/joint[@name='anchor']")
+    assert anchor is not None and anchor.get("type") == "fixed"
+    assert (anchor.findtext("parent"), anchor.findtext("child")) == ("world", "base")
+    joints = load_model(done.stdout, format="sdf").metadata["sdf_world_joints"]  # (its poses resolved, as libsdformat's)
+    assert list(joints) == ["anchor"] and joints["anchor"]["child"] == "base"
+    np.testing.assert_allclose(np.array(joints["anchor"]["model_H_child"])[:3, 3], [0, 0, 0.5], atol=1e-12)
+
+
+@pytest.mark.parametrize("fmt", ["idyntree-model-json", "mjcf"])
+def test_formats_with_no_joint_to_the_world_name_the_sdf_one_they_drop(fmt: str, tmp_path: Path) -> None:
+    sdf = tmp_path / "m.sdf"
+    sdf.write_text(FIXED_TO_WORLD_SDF)
+    warnings: list[str] = []
+    export_model(load_model(sdf), fmt, warnings=warnings)
+    assert [w for w in warnings if "'anchor' to 'base'" in w and "not written" in w], warnings
+
+
+def test_json_names_the_joints_and_shapes_of_massless_links_it_writes_as_frames() -> None:
+    warnings: list[str] = []
+    text = export_model(load_model(FRAMES_URDF), "idyntree-model-json", warnings=warnings)
+    joints = [w for w in warnings if "fixed joints of 2 massless link(s)" in w]
+    assert joints and "'fix_to_world' ('world', the parent of 'base' there)" in joints[0] and "'tool_mount' ('tcp')" in joints[0]
+    assert [w for w in warnings if "collision 'tip' of 'tcp' on 'base'" in w], warnings
+    # what the warning says comes back: the frames' joints under other names, world below the base
+    back = _fixed_joints(export_model(load_model(text, format="idyntree-model-json"), "urdf"))
+    assert back["world_fixed_joint"][:2] == ("base", "world") and "tool_mount" not in back
+
+
+def test_mjcf_keeps_the_joints_of_massless_links_and_names_the_shapes_it_moves() -> None:
+    warnings: list[str] = []
+    text = export_model(load_model(FRAMES_URDF), "mjcf", warnings=warnings)
+    assert not [w for w in warnings if "fixed joints of" in w], warnings
+    assert [w for w in warnings if "collision 'tip' of 'tcp' on 'base'" in w], warnings
+    back = _fixed_joints(export_model(load_model(text, format="mjcf"), "urdf"))
+    assert back == {"fix_to_world": ("world", "base", [0.0, 0.0, 1.0]), "tool_mount": ("base", "tcp", [0.0, 0.0, 0.2])}
+
+
+def test_sdf_writes_the_world_link_as_its_world_joint_under_the_urdf_name(tmp_path: Path) -> None:
+    warnings: list[str] = []
+    sdf = export_model(load_model(FRAMES_URDF), "sdf", warnings=warnings)
+    assert [w for w in warnings if "'tool_mount' ('tcp')" in w and "fix_to_world" not in w], warnings
+    assert not [w for w in warnings if "world_frame" in w], warnings  # (no such frame is written)
+    out = tmp_path / "r.sdf"
+    out.write_text(sdf)
+    done = subprocess.run([_ign(), "sdf", "-k", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr
+    model = etree.fromstring(sdf.encode()).find("model")
+    joint = model.find("joint[@name='fix_to_world']")  # (it was 'world_joint')
+    assert joint is not None and (joint.findtext("parent"), joint.findtext("child")) == ("world", "base")
+
+
+@pytest.mark.parametrize("data", [
+    '{"velocity_limits": [1, 2]}',
+    '{"exact_inertia": {"b": 3}}',
+    '{"frame_joints": {"f": ["j"]}}',
+    '[1]',
+])
+def test_mjcf_extras_not_as_our_export_writes_them_are_refused_with_their_line(data: str) -> None:
+    text = ('<mujoco model="m"><worldbody><body name="b"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
+            '<joint name="j" type="hinge"/></body></worldbody>\n'
+            f"<custom><text name='idyntree_models' data='{data}'/></custom></mujoco>")
+    with pytest.raises(ModelError, match="idyntree_models extras") as e:
+        load_model(text, format="mjcf")
+    assert e.value.line == 2
