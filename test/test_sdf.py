@@ -344,6 +344,22 @@ def test_force_torque_frame_defaults_by_version() -> None:
     assert s15.measure_direction == "child_to_parent"
 
 
+@pytest.mark.parametrize(("pose", "frame", "said"), [
+    ("0.1 0.2 0.3 0 0 0.7", "parent", True), ("0.1 0.2 0.3 0 0 0.7", "child", True), ("0.1 0.2 0.3 0 0 0.7", "sensor", False),
+    ("0 0 0 0 0 0", "parent", False),
+])
+def test_a_force_torque_pose_the_frame_keyword_overrides_is_named_as_not_kept(pose: str, frame: str, said: bool) -> None:
+    """With <frame>child or parent the wrench is measured in that link's axes at the joint, which is the sensor's pose
+    in the model, so the file's <pose> is written back as that: a review found it replaced without a word."""
+    text = f"""<sdf version="1.7"><model name="m"><link name="a"/><link name="b"><pose>0 0 1 0 0 0.5</pose></link>
+      <joint name="j" type="fixed"><parent>a</parent><child>b</child>
+      <sensor name="ft" type="force_torque"><pose>{pose}</pose><force_torque><frame>{frame}</frame></force_torque>
+      </sensor></joint></model></sdf>"""
+    m, warnings = _load(text)
+    assert "ft" in m.sensors
+    assert bool([w for w in warnings if "line 3: force_torque sensor 'ft': its <pose> is not kept" in w]) is said, warnings
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [

@@ -600,6 +600,10 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
     else:
         model_H_s = (child_H if frame == "child" else parent_H).copy()
         model_H_s[:3, 3] = j.model_H_joint[:3, 3]  # torque about the joint origin
+        if not np.allclose(s.model_H_sensor, j.model_H_joint, rtol=0.0, atol=1e-12):
+            diag.warn(f"line {el.sourceline}: force_torque sensor '{s.name}': its <pose> is not kept: with <frame>{frame}, "
+                      f"the wrench is measured in the {frame} link's axes at the joint, and that is the sensor's pose in "
+                      "the model (and in every file written from it)")
     second = joint.child
     s.model_name = s.name
     model.sensors[s.name] = ForceTorqueSensor(
