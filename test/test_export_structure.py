@@ -136,3 +136,44 @@ def test_mjcf_extras_not_as_our_export_writes_them_are_refused_with_their_line(d
     with pytest.raises(ModelError, match="idyntree_models extras") as e:
         load_model(text, format="mjcf")
     assert e.value.line == 2
+
+
+MATERIALS_URDF = f"""<robot name="r">
+  <material name="steel"><color rgba="0.5 0.5 0.6 1"/></material>
+  <link name="base"><inertial><mass value="1"/>{INERTIA}</inertial>
+    <visual name="shell"><geometry><box size="1 1 1"/></geometry><material name="steel"/></visual>
+    <collision name="hull"><geometry><box size="1 1 1"/></geometry><material name="steel"/></collision></link>
+  <joint name="j" type="fixed"><parent link="base"/><child link="top"/></joint>
+  <link name="top"><inertial><mass value="1"/>{INERTIA}</inertial>
+    <visual name="shell"><geometry><sphere radius="0.1"/></geometry>
+      <material name="red"><color rgba="1 0 0 1"/></material></visual></link>
+</robot>
+"""
+
+
+def test_mjcf_writes_material_names_as_assets_mujoco_colours_the_geoms_by() -> None:
+    mujoco = pytest.importorskip("mujoco")
+    warnings: list[str] = []
+    text = export_model(load_model(MATERIALS_URDF), "mjcf", warnings=warnings)
+    assert not [w for w in warnings if "material" in w], warnings
+    mj = mujoco.MjModel.from_xml_string(text)
+    for geom, rgba in (("shell", [0.5, 0.5, 0.6, 1]), ("hull", [0.5, 0.5, 0.6, 1]), ("top_shell", [1, 0, 0, 1])):
+        matid = mj.geom_matid[mujoco.mj_name2id(mj, mujoco.mjtObj.mjOBJ_GEOM, geom)]
+        assert matid >= 0
+        np.testing.assert_allclose(mj.mat_rgba[matid], rgba, atol=1e-7)  # (MuJoCo's floats)
+    back = load_model(text, format="mjcf")
+    assert [(s.name, s.material.name) for link in back.links.values() for s in link.visuals + link.collisions] == [
+        ("shell", "steel"), ("hull", "steel"), ("top_shell", "red")]  # (names were dropped: None, and no 'shell' twice)
+
+
+def test_mjcf_names_the_geom_names_it_changes_to_keep_them_unique() -> None:
+    warnings: list[str] = []
+    export_model(load_model(MATERIALS_URDF), "mjcf", warnings=warnings)
+    assert [w for w in warnings if "'shell' of 'top' as 'top_shell'" in w], warnings
+
+
+def test_sdf_names_the_material_names_and_collision_materials_it_cannot_write() -> None:
+    warnings: list[str] = []
+    export_model(load_model(MATERIALS_URDF), "sdf", warnings=warnings)
+    said = [w for w in warnings if "SDF has no place for" in w]
+    assert said and "2 material(s) (steel, red)" in said[0] and "the materials of 1 collision shape(s)" in said[0]

@@ -258,3 +258,36 @@ def report_source_structure(model: Model, fmt: str, diag: Diagnostics) -> None:
         if lost:
             diag.warn(f"SDF's fixed joint(s) from the world ({listed(lost, 5)}) are not written: {fmt} has no joint to "
                       "the world, nor the pose it gives the base")
+
+
+def report_materials(model: Model, fmt: str, diag: Diagnostics, *, names: bool, collisions: bool) -> None:
+    """One warning naming what of the shapes' materials `fmt` has no place for: the names (`names` False), the
+    materials of collisions (`collisions` False), textures (no exporter but URDF's and JSON's writes them).
+
+    An SDF model's material names are its scripts' (kept with the script, and written back by the SDF writer)."""
+    kept_names = names or "sdf_version" in model.metadata
+    named: dict[str, int] = {}
+    textures: dict[str, int] = {}
+    coloured = 0
+    for link in model.links.values():
+        for kind, shapes in (("visual", link.visuals), ("collision", link.collisions)):
+            for shape in shapes:
+                m = shape.material
+                if m is None:
+                    continue
+                if kind == "collision" and not collisions:
+                    coloured += 1
+                    continue
+                if m.name and not kept_names:
+                    named[m.name] = named.get(m.name, 0) + 1
+                if m.texture:
+                    textures[m.texture] = textures.get(m.texture, 0) + 1
+    lost = []
+    if named:
+        lost.append(f"the names of {len(named)} material(s) ({listed(list(named), 5)})")
+    if textures:
+        lost.append(f"{len(textures)} texture(s) ({listed(list(textures), 3)})")
+    if coloured:
+        lost.append(f"the materials of {coloured} collision shape(s)")
+    if lost:
+        diag.warn(f"{fmt} has no place for {' and '.join(lost)}: not written")

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 from lxml import etree
 
-from ..errors import ModelError
+from ..errors import ModelError, listed
 from ..model.model import (
     Box,
     Capsule,
@@ -81,6 +81,8 @@ from .common import (
     free_chain,
     free_chains_said,
     intact_free_chains,
+    report_materials,
+    unique_name,
 )
 from .xmlutil import XmlReader, describe, parse_xml, shown_attribute, shown_tag
 
@@ -157,6 +159,8 @@ class _Exporter:
         self.unbalanced: list[str] = []
         self.unlimited: list[str] = []  # joints whose limits MuJoCo would not take as limits (see _joint)
         self.geom_names: set[str] = set()
+        self.renamed_geoms: list[str] = []
+        self.material_rgba: dict[str, str] = {}  # material assets written: their colour
         self.sites: dict[str, tuple[str, np.ndarray]] = {}  # site name -> (link, link_H_site)
 
     def run(self) -> str:
@@ -191,6 +195,11 @@ class _Exporter:
                 "mesh file it cannot read (not found, or not OBJ, MSH or binary STL): "
                 + ", ".join(sorted(set(self.missing_meshes))[:10])
             )
+        if self.renamed_geoms:
+            self.diag.warn(f"MJCF: {len(self.renamed_geoms)} geom name(s) that another link's shape has too, written "
+                           f"with the link's name before them (MuJoCo's names are unique in the model): "
+                           f"{listed(self.renamed_geoms, 5)}")
+        report_materials(model, "MJCF", self.diag, names=True, collisions=True)
         if not len(self.asset):
             self.root.remove(self.asset)
         lost = [j.name for j in model.joints.values() if j.limits.has_velocity_limit and j.dofs]
@@ -381,7 +390,11 @@ class _Exporter:
             self.diag.warn(f"MJCF: link '{link}': a {shape.kind} {kind} geometry left out (MuJoCo has no {shape.kind})")
             return
         name = shape.name
-        if name and name not in self.geom_names:
+        if name:  # (MuJoCo's geom names are the model's, where ours are a link's)
+            if name in self.geom_names:
+                out = unique_name(f"{link}_{name}", self.geom_names)
+                self.renamed_geoms.append(f"'{name}' of '{link}' as '{out}'")
+                name = out
             attrs["name"] = name
             self.geom_names.add(name)
         el = etree.SubElement(body, "geom", **attrs)
@@ -392,8 +405,18 @@ class _Exporter:
             el.set("group", str(VISUAL_GROUP))
         else:
             el.set("group", str(COLLISION_GROUP))
-        if shape.material is not None and shape.material.color is not None:
-            el.set("rgba", _nums(shape.material.color))
+        m = shape.material
+        if m is not None and m.color is not None:
+            rgba = _nums(m.color)
+            if m.name:  # a material asset of that name, so that the name comes back
+                asset = self.material_rgba.get(m.name)
+                if asset is None:
+                    etree.SubElement(self.asset, "material", name=m.name, rgba=rgba)
+                    asset = self.material_rgba[m.name] = rgba
+                el.set("material", m.name)
+                if asset == rgba:
+                    return
+            el.set("rgba", rgba)  # (a geom's own colour wins over its material's in MuJoCo)
 
     def _mesh(self, shape: Mesh) -> str | None:
         path = find_resource(shape.filename, self.model.metadata.get("source_dir"))

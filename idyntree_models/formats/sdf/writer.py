@@ -37,7 +37,15 @@ from ...model.model import (
 from ...model.transforms import inverse, make_transform, matrix_to_rpy
 from ...model.validation import check_inertia, validate
 from ..base import Diagnostics, ExportOptions, LoadOptions
-from ..common import MAX_DISTANCE, format_number, format_numbers, inertia_six, intact_free_chains, unique_name
+from ..common import (
+    MAX_DISTANCE,
+    format_number,
+    format_numbers,
+    inertia_six,
+    intact_free_chains,
+    report_materials,
+    unique_name,
+)
 from ..numbers import NumberError, show, xml_doubles
 from ..xmlutil import attribute_prefixes
 from .document import IDYNTREE_KIND, IDYNTREE_NS, SINGLE_IMU_KINDS, is_colour
@@ -115,6 +123,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         _sub(m, "static", "true")
     world_H = _zero_pose(model)
     _check_range(model, world_H)
+    report_materials(model, "SDF", diag, names=False, collisions=False)  # (colours only, on visuals)
     plan = _plan(model, m, world_H, diag)
     base = model.default_base_link
     ordered = ([base] if base in model.links else []) + [n for n in model.links if n != base]
