@@ -177,3 +177,15 @@ def test_sdf_names_the_material_names_and_collision_materials_it_cannot_write() 
     export_model(load_model(MATERIALS_URDF), "sdf", warnings=warnings)
     said = [w for w in warnings if "SDF has no place for" in w]
     assert said and "2 material(s) (steel, red)" in said[0] and "the materials of 1 collision shape(s)" in said[0]
+
+
+def test_urdf_names_the_spherical_joints_it_writes_as_three_revolute_joints() -> None:
+    text = f"""<robot name="r"><link name="a"><inertial><mass value="1"/>{INERTIA}</inertial></link>
+      <link name="b"><inertial><mass value="1"/>{INERTIA}</inertial></link>
+      <joint name="shoulder" type="spherical"><parent link="a"/><child link="b"/><origin xyz="0 0 1"/></joint></robot>"""
+    warnings: list[str] = []
+    urdf = export_model(load_model(text), "urdf", warnings=warnings)
+    assert [w for w in warnings if "1 spherical joint(s) (shoulder) written as three revolute joints" in w], warnings
+    robot = urdf_parser.URDF.from_xml_string(urdf)  # what the warning says is written
+    assert sorted(j.name for j in robot.joints if j.type in ("revolute", "continuous")) == [
+        "spherical_rev_shoulder_x", "spherical_rev_shoulder_y", "spherical_rev_shoulder_z"]

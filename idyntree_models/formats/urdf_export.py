@@ -321,6 +321,9 @@ def _prepare(model: Model, options: ExportOptions, diag: Diagnostics) -> Model:
                 "--no-export-spherical-joints-as-three-revolute-joints)"
             )
         model = unfold_spherical_joints(model)  # (refuses names the model already has)
+        diag.warn(f"URDF has no spherical joint: {len(spherical)} spherical joint(s) ({listed(spherical, 5)}) written as "
+                  "three revolute joints each, through massless links (iDynTree's form), read back as such unless "
+                  "folded (convert_three_revolute_joints_to_spherical, --convert-three-revolute-joints-to-spherical)")
     elif any(_axis_offset(j) is not None for j in model.joints.values()):
         model = model.copy()
     else:
