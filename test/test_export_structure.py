@@ -189,3 +189,17 @@ def test_urdf_names_the_spherical_joints_it_writes_as_three_revolute_joints() ->
     robot = urdf_parser.URDF.from_xml_string(urdf)  # what the warning says is written
     assert sorted(j.name for j in robot.joints if j.type in ("revolute", "continuous")) == [
         "spherical_rev_shoulder_x", "spherical_rev_shoulder_y", "spherical_rev_shoulder_z"]
+
+
+def test_json_names_a_force_torque_frame_keyword_it_reads_back_as_another() -> None:
+    text = f"""<sdf version="1.7"><model name="m"><link name="a">{INERTIAL}</link>
+      <link name="b"><pose>0 0 1 0 0 0.5</pose>{INERTIAL}</link>
+      <joint name="j" type="fixed"><parent>a</parent><child>b</child>
+      <sensor name="ft" type="force_torque"><force_torque><frame>parent</frame></force_torque></sensor></joint>
+      </model></sdf>"""
+    model = load_model(text, format="sdf")
+    warnings: list[str] = []
+    back = load_model(export_model(model, "idyntree-model-json", warnings=warnings), format="idyntree-model-json")
+    assert (model.sensors["ft"].frame, back.sensors["ft"].frame) == ("parent", "sensor")
+    assert [w for w in warnings if "'ft': its frame keyword 'parent' is not written" in w and "as 'sensor'" in w], warnings
+    np.testing.assert_allclose(back.sensors["ft"].second_link_H_sensor, model.sensors["ft"].second_link_H_sensor, atol=1e-15)

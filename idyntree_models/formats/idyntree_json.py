@@ -138,8 +138,24 @@ _LINK_SENSOR_TYPES = {
 }
 
 
-def _sensor(s, diag: Diagnostics) -> dict | None:
+def _ft_frame_keyword(parent_h: np.ndarray, child_h: np.ndarray) -> str:
+    """The <frame> keyword a force/torque sensor read from JSON gets: JSON holds its pose only."""
+    if np.array_equal(child_h, np.eye(4)):
+        return "child"
+    if np.array_equal(parent_h, np.eye(4)):
+        return "parent"
+    return "sensor"
+
+
+def _sensor(s, model: Model, diag: Diagnostics) -> dict | None:
     if isinstance(s, ForceTorqueSensor):
+        joint = model.joints.get(s.parent_joint)
+        first_is_parent = joint is None or s.first_link == joint.parent
+        h = (s.first_link_H_sensor, s.second_link_H_sensor)
+        read_back = _ft_frame_keyword(*(h if first_is_parent else h[::-1]))
+        if read_back != s.frame:
+            diag.warn(f"force/torque sensor '{s.name}': its frame keyword '{s.frame}' is not written (JSON holds the "
+                      f"sensor's pose, the same measurement frame, read back as '{read_back}')")
         return {
             "name": s.name,
             "type": "six_axis_force_torque",
@@ -188,7 +204,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         ],
         "visual_solid_shapes": _shapes(model, "visuals", diag),
         "collision_solid_shapes": _shapes(model, "collisions", diag),
-        "sensors": [d for d in (_sensor(s, diag) for s in model.sensors.values()) if d is not None],
+        "sensors": [d for d in (_sensor(s, model, diag) for s in model.sensors.values()) if d is not None],
     }
     bad = _first_unreadable(doc, "")
     if bad is not None:
@@ -779,12 +795,7 @@ def _load_sensor(r: _Reader, v, path: str, model: Model):
                 f"first_link_H_sensor and second_link_H_sensor disagree with the rest transform of joint '{jname}' "
                 "(they must describe the same sensor frame)",
             )
-        if np.array_equal(child_h, np.eye(4)):
-            frame = "child"
-        elif np.array_equal(parent_h, np.eye(4)):
-            frame = "parent"
-        else:
-            frame = "sensor"
+        frame = _ft_frame_keyword(parent_h, child_h)
         return ForceTorqueSensor(
             name,
             parent_joint=jname,
