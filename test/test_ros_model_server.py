@@ -260,9 +260,12 @@ def test_services_convert_and_get_model_including_bad_requests(ros):
         assert resp.model == ""
 
     resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""))
-    assert resp.success and resp.model == text
+    assert resp.success and resp.model == text and list(resp.warnings) == []
     resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format="idyntree-model-json"))
     assert resp.success
+    # what JSON cannot hold is said to the caller, as convert_model says it (the response had no warnings)
+    assert [w for w in resp.warnings if "'tool_tip_joint' ('tool_tip')" in w], list(resp.warnings)
+    assert [w for w in resp.warnings if "mimic" in w and "finger_right_joint" in w], list(resp.warnings)
     served = load_model(resp.model.encode())
     assert set(served.frames) == set(original.frames)
     resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format="stl"))

@@ -14,6 +14,7 @@ fetches the third through ~/get_model as iDynTree model JSON, loaded into a loca
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 
@@ -29,6 +30,7 @@ from ..errors import ModelError
 from ..model.model import Model
 from ..model.transforms import quat_to_matrix
 
+log = logging.getLogger(__name__)
 _LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 _TF = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 
@@ -66,6 +68,7 @@ class ModelClient:
         self._static: dict[bytes | str, dict[str, tuple[str, np.ndarray]]] = {}
         self.dynamic: dict[str, tuple[str, np.ndarray, float]] = {}  # child -> (parent, H, stamp s)
         self.tf_messages = 0
+        self.last_warnings: list[str] = []  # the last get_model's: what its format could not hold
         ns = "/" + self.server.lstrip("/")
         # relative, like the server's topic: both resolve in the same namespace by default
         node.create_subscription(SensorList, "robot_sensors", self._on_sensors, _LATCHED)
@@ -147,6 +150,9 @@ class ModelClient:
         response = future.result()
         if not response.success:
             raise ModelError(f"get_model: {response.message}")
+        self.last_warnings = list(response.warnings)
+        for w in self.last_warnings:  # (what the served model has and the text received does not)
+            log.info("get_model as %s: %s", format, w)
         return response.model
 
     def get_model(self, timeout: float = 10.0) -> Model:

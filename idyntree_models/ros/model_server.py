@@ -500,7 +500,9 @@ class ModelServer(Node):
             if not fmt:
                 response.model = served.text
             else:
-                response.model = export_model(served.model, get_format(fmt).name)
+                warnings: list[str] = []
+                response.model = export_model(served.model, get_format(fmt).name, warnings=warnings)
+                response.warnings = warnings
             response.success = True
         except ModelError as e:
             response.success, response.message = False, str(e)
