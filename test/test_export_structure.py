@@ -80,19 +80,32 @@ def test_an_sdf_joint_fixing_the_base_to_the_world_is_written_to_urdf_as_a_world
     np.testing.assert_allclose(np.array(joints["anchor"]["model_H_child"])[:3, 3], [0, 0, 0.5], atol=1e-12)
 
 
-@pytest.mark.parametrize("fmt", ["idyntree-model-json", "mjcf"])
-def test_formats_with_no_joint_to_the_world_name_the_sdf_one_they_drop(fmt: str, tmp_path: Path) -> None:
+def test_json_names_the_sdf_joint_to_the_world_it_drops(tmp_path: Path) -> None:
     sdf = tmp_path / "m.sdf"
     sdf.write_text(FIXED_TO_WORLD_SDF)
     warnings: list[str] = []
-    export_model(load_model(sdf), fmt, warnings=warnings)
+    export_model(load_model(sdf), "idyntree-model-json", warnings=warnings)
     assert [w for w in warnings if "'anchor' to 'base'" in w and "not written" in w], warnings
+
+
+def test_mjcf_welds_a_base_fixed_to_the_world_where_the_joint_puts_it(tmp_path: Path) -> None:
+    mujoco = pytest.importorskip("mujoco")
+    sdf = tmp_path / "m.sdf"
+    sdf.write_text(FIXED_TO_WORLD_SDF)
+    warnings: list[str] = []
+    mj = mujoco.MjModel.from_xml_string(export_model(load_model(sdf), "mjcf", warnings=warnings))
+    assert not [w for w in warnings if "anchor" in w], warnings
+    data = mujoco.MjData(mj)
+    mujoco.mj_kinematics(mj, data)
+    base = mujoco.mj_name2id(mj, mujoco.mjtObj.mjOBJ_BODY, "base")
+    assert mj.body_jntnum[base] == 0 and mj.nq == 1  # welded; only j1 moves
+    np.testing.assert_allclose(data.xpos[base], [0, 0, 0.5], atol=1e-12)
 
 
 def test_json_names_the_joints_and_shapes_of_massless_links_it_writes_as_frames() -> None:
     warnings: list[str] = []
     text = export_model(load_model(FRAMES_URDF), "idyntree-model-json", warnings=warnings)
-    joints = [w for w in warnings if "fixed joints of 2 massless link(s)" in w]
+    joints = [w for w in warnings if "fixed joints of 2 frame(s)" in w]
     assert joints and "'fix_to_world' ('world', the parent of 'base' there)" in joints[0] and "'tool_mount' ('tcp')" in joints[0]
     assert [w for w in warnings if "collision 'tip' of 'tcp' on 'base'" in w], warnings
     # what the warning says comes back: the frames' joints under other names, world below the base
@@ -203,3 +216,67 @@ def test_json_names_a_force_torque_frame_keyword_it_reads_back_as_another() -> N
     assert (model.sensors["ft"].frame, back.sensors["ft"].frame) == ("parent", "sensor")
     assert [w for w in warnings if "'ft': its frame keyword 'parent' is not written" in w and "as 'sensor'" in w], warnings
     np.testing.assert_allclose(back.sensors["ft"].second_link_H_sensor, model.sensors["ft"].second_link_H_sensor, atol=1e-15)
+
+
+FREE_MJCF = """<mujoco model="free"><worldbody>
+  <body name="torso" pos="0 0 1"><freejoint name="root"/><geom type="sphere" size="0.1"/>
+    <body name="arm" pos="0.2 0 0"><joint name="j" axis="0 1 0"/><geom type="sphere" size="0.05"/></body></body>
+</worldbody></mujoco>"""
+
+
+def test_mjcf_writes_a_free_base_free_again_where_the_source_put_it() -> None:
+    """MJCF -> MJCF welded a floating robot to the world at the origin, without a word (MuJoCo: nq 8 -> 1)."""
+    mujoco = pytest.importorskip("mujoco")
+    warnings: list[str] = []
+    text = export_model(load_model(FREE_MJCF, format="mjcf"), "mjcf", warnings=warnings)
+    assert warnings == []
+    a, b = mujoco.MjModel.from_xml_string(FREE_MJCF), mujoco.MjModel.from_xml_string(text)
+    assert (b.nq, b.njnt) == (a.nq, a.njnt) == (8, 2)
+    assert mujoco.mj_id2name(b, mujoco.mjtObj.mjOBJ_JOINT, 0) == "root"
+    da, db = mujoco.MjData(a), mujoco.MjData(b)
+    mujoco.mj_kinematics(a, da)
+    mujoco.mj_kinematics(b, db)
+    np.testing.assert_allclose(db.xpos, da.xpos, atol=1e-12)
+
+
+def test_a_skel_free_base_is_free_in_mjcf_and_its_pose_named_where_it_is_not_written(tmp_path: Path) -> None:
+    mujoco = pytest.importorskip("mujoco")
+    dart = pytest.importorskip("dartpy")
+    skel = tmp_path / "k.skel"
+    skel.write_text("""<?xml version="1.0"?><skel version="1.0"><world name="w"><skeleton name="s">
+      <transformation>0 0 0.5 0 0 0</transformation>
+      <body name="root"><inertia><mass>1</mass></inertia></body>
+      <joint type="free" name="jfree"><parent>world</parent><child>root</child><init_pos>0 0 0.4 0 0 0</init_pos></joint>
+      </skeleton></world></skel>""")
+    model = load_model(skel)
+    world = dart.utils.SkelParser.readWorld(str(skel))  # DART's pose of the body at its initial configuration
+    dart_z = world.getSkeleton(0).getBodyNode("root").getWorldTransform().translation()[2]
+    warnings: list[str] = []
+    mj = mujoco.MjModel.from_xml_string(export_model(model, "mjcf", warnings=warnings))
+    assert mujoco.mj_id2name(mj, mujoco.mjtObj.mjOBJ_JOINT, 0) == "jfree" and mj.nq == 7
+    np.testing.assert_allclose(mj.qpos0[:3], [0, 0, 0.5], atol=1e-12)  # the body's pose; the 0.4 is named:
+    assert [w for w in warnings if f"initial configuration of the base (at 0.0 0.0 {dart_z:.1f})" in w], (warnings, dart_z)
+    warnings = []
+    export_model(model, "urdf", warnings=warnings)
+    assert [w for w in warnings if "pose of the base 'root' in the world (at 0.0 0.0 0.5) is not written" in w], warnings
+
+
+def test_a_static_sdf_model_is_named_as_static_where_it_is_not_written(tmp_path: Path) -> None:
+    sdf = tmp_path / "t.sdf"
+    sdf.write_text(f'<sdf version="1.9"><model name="table"><static>true</static><link name="top">{INERTIAL}</link>'
+                   "</model></sdf>")
+    model = load_model(sdf)
+    for fmt in ("urdf", "idyntree-model-json", "mjcf"):
+        warnings: list[str] = []
+        export_model(model, fmt, warnings=warnings)
+        assert [w for w in warnings if "the model is static in SDF" in w], (fmt, warnings)
+    warnings = []
+    assert "<static>true</static>" in export_model(model, "sdf", warnings=warnings) and warnings == []
+
+
+def test_mjcf_names_the_free_bodies_it_writes_as_chains() -> None:
+    text = f"""<sdf version="1.9"><model name="m"><link name="robot">{INERTIAL}</link>
+      <link name="ball"><pose>1 0 0 0 0 0</pose>{INERTIAL}</link></model></sdf>"""
+    warnings: list[str] = []
+    export_model(load_model(text, format="sdf"), "mjcf", warnings=warnings)
+    assert [w for w in warnings if "1 free body(ies) (ball) written as the chains of six joints" in w], warnings

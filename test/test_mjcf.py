@@ -94,6 +94,17 @@ def exported(request):
     return path, model, text, warnings
 
 
+def _placement(model) -> np.ndarray:
+    """Where the source put the base in the world: an MJCF or SKEL base pose, the pose an SDF fixed joint to the world
+    gives its child (read from the metadata the readers record, not from the exporter)."""
+    if "base_pose" in model.metadata:
+        return np.array(model.metadata["base_pose"])
+    for d in (model.metadata.get("sdf_world_joints") or {}).values():
+        if d.get("child") == model.default_base_link and "joined_to_base_by" not in d:
+            return np.array(d["model_H_child"])
+    return np.eye(4)
+
+
 def test_mujoco_accepts_the_export_and_kinematics_equal(exported):
     _, model, text, _ = exported
     m = mujoco.MjModel.from_xml_string(text)
@@ -105,9 +116,15 @@ def test_mujoco_accepts_the_export_and_kinematics_equal(exported):
         bodies, sites = mj_poses(m, config)
         names = [n for n in bodies if n != "world"] + (["world"] if "world" in model.links else [])
         assert set(names) == set(model.links)
-        bad = [n for n in names if not _close(bodies[n], ours[n])]
+        # the base where the source placed it (an SDF joint to the world, an MJCF body's pos): poses from it compared
+        base = model.default_base_link
+        world_H_base = bodies[base] if base != "world" else np.eye(4)
+        if base != "world" and m.body_jntnum[mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, base)] == 0:
+            assert _close(world_H_base, _placement(model)), (world_H_base, _placement(model))
+        base_H = {n: np.linalg.inv(world_H_base) @ t for n, t in (bodies | sites).items()}
+        bad = [n for n in names if not _close(base_H[n], ours[n])]
         assert not bad, (sample, bad[:5])
-        bad = [n for n in sites if n in ours and not _close(sites[n], ours[n])]
+        bad = [n for n in sites if n in ours and not _close(base_H[n], ours[n])]
         assert not bad, (sample, bad[:5])
         assert set(model.frames) <= set(sites)
 

@@ -211,28 +211,31 @@ def report_initial_configuration(model: Model, fmt: str, diag: Diagnostics) -> N
         rest = [1.0, 0.0, 0.0, 0.0] if joint is not None and joint.type is JointType.SPHERICAL else 0.0
         if np.any(np.asarray(value, dtype=float) != np.asarray(rest)):
             moved.append(f"{name} = {value}")
-    if moved:
-        diag.warn(f"the initial configuration of {len(moved)} joint(s) ({listed(moved, 5)}) is not written: {fmt} has no "
-                  "field for it, so the model written starts at the zero configuration")
+    what = [f"{len(moved)} joint(s) ({listed(moved, 5)})"] if moved else []
+    initial, pose = model.metadata.get("initial_base_pose"), model.metadata.get("base_pose")  # (SKEL's free base)
+    if initial is not None and not np.array_equal(np.asarray(initial, dtype=float), np.asarray(pose, dtype=float)):
+        what.append(f"the base (at {format_numbers(np.asarray(initial, dtype=float)[:3, 3], 'the base pose')})")
+    if what:
+        diag.warn(f"the initial configuration of {' and of '.join(what)} is not written: {fmt} has no field for it, so "
+                  "the model written starts at the zero configuration")
 
 
 def report_source_structure(model: Model, fmt: str, diag: Diagnostics) -> None:
-    """Warnings naming how the source attached things that `fmt` writes in another way.
+    """Warnings naming how the source attached or placed things that `fmt` writes in another way, or not at all.
 
-    A massless link with one fixed joint is a frame here (iDynTree's rule): only the URDF exporter writes it
-    back as that link and joint, under the joint's name and in its direction (model.metadata "frame_joints",
-    Shape.source_frame). Other formats write a frame, so the joint's name (but in MJCF's extras), a frame that was
-    the parent of the root link, and the shapes the link carried (written on the link it is fixed to) do not come
-    back. SDF's
-    fixed joints to the world (model.metadata "sdf_world_joints") only SDF and URDF write.
+    A massless link with one fixed joint is a frame here (iDynTree's rule): the URDF exporter writes it back as that
+    link and joint, under the joint's name and in its direction (model.metadata "frame_joints", Shape.source_frame),
+    and MJCF keeps the joints in its extras. SDF and JSON write a frame, so the joint's name, a frame that was the
+    parent of the root link, and the shapes the link carried (written on the link it is fixed to) do not come back.
+    SDF's fixed joints to the world ("sdf_world_joints") SDF and URDF write (the URDF exporter names those it
+    cannot), MJCF the base's; its `<static>` only SDF; the base's pose in the world ("base_pose", MJCF and SKEL) only
+    MJCF.
     """
-    if fmt == "urdf":
-        return
     from ..model.topology import root_frame
 
-    # (MJCF keeps the joints' names and directions in its extras, for our import)
-    frame_joints = model.metadata.get("frame_joints") or {} if fmt != "mjcf" else {}
+    frame_joints = model.metadata.get("frame_joints") or {} if fmt in ("sdf", "idyntree-model-json") else {}
     world_joints = model.metadata.get("sdf_world_joints") or {}
+    base = model.default_base_link
     top = root_frame(model) if frame_joints else None
     joints = []
     for name, fj in frame_joints.items():
@@ -244,20 +247,30 @@ def report_source_structure(model: Model, fmt: str, diag: Diagnostics) -> None:
         above = f", the parent of '{frame.parent_link}' there" if name == top else ""
         joints.append(f"'{fj.joint}' ('{name}'{above})")
     if joints:
-        diag.warn(f"the fixed joints of {len(joints)} massless link(s) of the source are not written ({fmt} writes "
-                  f"them as frames, read back as frames): {listed(joints, 5)}")
-    moved = [f"{kind} '{shape.name or '(unnamed)'}' of '{shape.source_frame}' on '{link.name}'"
-             for link in model.links.values() for kind, shapes in (("visual", link.visuals), ("collision", link.collisions))
-             for shape in shapes if shape.source_frame is not None and shape.source_frame in model.frames]
-    if moved:
-        diag.warn(f"{len(moved)} shape(s) of the source's massless links are written on the links those are fixed to "
-                  f"({fmt} has no shapes on frames): {listed(moved, 5)}")
-    if fmt != "sdf" and world_joints:
+        diag.warn(f"the fixed joints of {len(joints)} frame(s) that were links joined by them (massless links of the "
+                  f"source, or links a reduction lumped) are not written ({fmt} writes frames): {listed(joints, 5)}")
+    if fmt != "urdf":
+        moved = [f"{kind} '{shape.name or '(unnamed)'}' of '{shape.source_frame}' on '{link.name}'"
+                 for link in model.links.values()
+                 for kind, shapes in (("visual", link.visuals), ("collision", link.collisions))
+                 for shape in shapes if shape.source_frame is not None and shape.source_frame in model.frames]
+        if moved:
+            diag.warn(f"{len(moved)} shape(s) of links that are frames here are written on the links those are fixed "
+                      f"to ({fmt} has no shapes on frames): {listed(moved, 5)}")
+    if fmt in ("idyntree-model-json", "mjcf") and world_joints:  # (MJCF welds its base where the joint puts it)
         lost = [f"'{name}' to '{d.get('child')}'" for name, d in world_joints.items()
-                if d.get("joined_to_base_by") not in model.joints]
+                if d.get("joined_to_base_by") not in model.joints and not (fmt == "mjcf" and d.get("child") == base)]
         if lost:
             diag.warn(f"SDF's fixed joint(s) from the world ({listed(lost, 5)}) are not written: {fmt} has no joint to "
                       "the world, nor the pose it gives the base")
+    if model.metadata.get("static") and fmt != "sdf":
+        diag.warn(f"the model is static in SDF (it stays where it is, whatever its joints): {fmt} has no such flag, so "
+                  "the model written moves")
+    pose = model.metadata.get("base_pose")
+    if pose is not None and fmt != "mjcf" and base != "world" and not np.array_equal(np.asarray(pose, dtype=float), np.eye(4)):
+        p = np.asarray(pose, dtype=float)
+        diag.warn(f"the pose of the base '{base}' in the world (at {format_numbers(p[:3, 3], 'the base pose')}) is not "
+                  f"written: {fmt} places a model's base at the origin")
 
 
 def report_materials(model: Model, fmt: str, diag: Diagnostics, *, names: bool, collisions: bool) -> None:

@@ -154,6 +154,22 @@ class _Exporter:
                                          inertiafromgeom="false")
         self.asset = etree.SubElement(self.root, "asset")
         self.worldbody = etree.SubElement(self.root, "worldbody")
+        # the base where the source put it (an MJCF body's pos, a SKEL free body's pose), and its free joint where the
+        # source had one (an MJCF <freejoint>, a SKEL free joint) or it is asked for: else MuJoCo welds the base there
+        pose = model.metadata.get("base_pose")
+        # an SDF model's base fixed to the world: welded where the joint puts it
+        fixed = [d for d in (model.metadata.get("sdf_world_joints") or {}).values()
+                 if d.get("child") == self.tree.root and "joined_to_base_by" not in d]
+        if pose is None and fixed:
+            pose = fixed[0]["model_H_child"]
+        self.world_H_base = np.array(pose, dtype=float) if pose is not None and self.tree.root != "world" else np.eye(4)
+        self.base_free_joint: str | None = None
+        if self.tree.root != "world" and not (fixed and not options.mjcf_free_joint):
+            source = model.metadata.get("mjcf_free_joint", model.metadata.get("floating_base_joint"))
+            if source is not None:
+                self.base_free_joint = str(source)
+            elif options.mjcf_free_joint:
+                self.base_free_joint = f"{self.tree.root}_free_joint"
         self.meshes: dict[tuple[str, tuple[float, ...]], str] = {}
         self.missing_meshes: list[str] = []
         self.unbalanced: list[str] = []
@@ -172,8 +188,11 @@ class _Exporter:
             self._fill(self.worldbody, tree.root, world=True)
         else:
             body = etree.SubElement(self.worldbody, "body", name=tree.root)
-            if self.options.mjcf_free_joint:
-                etree.SubElement(body, "freejoint", name=f"{tree.root}_free_joint")
+            _set_pose(body, self.world_H_base)
+            if self.base_free_joint is not None:
+                free = etree.SubElement(body, "freejoint")
+                if self.base_free_joint:  # (an unnamed one comes back unnamed)
+                    free.set("name", self.base_free_joint)
             self._fill(body, tree.root)
         self._sensors()
         self._equalities()
@@ -216,7 +235,7 @@ class _Exporter:
         """Give each massless moving rigid group the least mass and inertia MuJoCo accepts (see module doc)."""
         self.inertia = {name: link.inertia for name, link in self.model.links.items()}
         moving = _weld_groups(self.model, self.tree)
-        floating = self.options.mjcf_free_joint and self.tree.root != "world"
+        floating = self.base_free_joint is not None
         patched = {}
         skipped = {n for info in self.free.values() for n in info["links"]}  # written as one free joint
         for g, members in moving.items():
@@ -282,10 +301,18 @@ class _Exporter:
     def _free_bodies(self) -> dict[str, dict]:
         """The chains of free bodies on the world still as a reader made them (common.intact_free_chains, and
         here also undamped, on massless links without shapes, with free_chain's names, poses and axes) by their
-        first joint, each with its body's link: MuJoCo has free joints in bodies of its world body only."""
-        if self.tree.root != "world":
-            return {}
+        first joint, each with its body's link: MuJoCo has free joints in bodies of its world body only.  Those on
+        another base stay chains, named in a warning: a free body beside a base that is not the world comes back
+        from MJCF hanging on a new root link `world` (a scene's top-level bodies)."""
         model = self.model
+        root = self.tree.root
+        if root != "world":
+            chains = [link for link, _, _ in intact_free_chains(model)]
+            if chains:
+                self.diag.warn(f"MJCF: {len(chains)} free body(ies) ({listed(chains, 5)}) written as the chains of six "
+                               f"joints that join them to the base '{root}': MuJoCo has free joints in bodies of its world "
+                               "body only, and the base is not the world")
+            return {}
         out = {}
         for link, info, chain in intact_free_chains(model):
             joints, mids = info["joints"], info.get("links", [])
