@@ -280,3 +280,16 @@ def test_mjcf_names_the_free_bodies_it_writes_as_chains() -> None:
     warnings: list[str] = []
     export_model(load_model(text, format="sdf"), "mjcf", warnings=warnings)
     assert [w for w in warnings if "1 free body(ies) (ball) written as the chains of six joints" in w], warnings
+
+
+def test_sdf_names_the_shapes_it_renames_to_keep_a_link_s_names_unique(tmp_path: Path) -> None:
+    text = f"""<robot name="r"><link name="a"><inertial><mass value="1"/>{INERTIA}</inertial>
+      <visual name="g"><geometry><box size="1 1 1"/></geometry></visual>
+      <collision name="g"><geometry><box size="1 1 1"/></geometry></collision></link></robot>"""
+    warnings: list[str] = []
+    sdf = export_model(load_model(text), "sdf", warnings=warnings)
+    assert [w for w in warnings if "collision 'g' of 'a' as 'g_0'" in w], warnings
+    out = tmp_path / "r.sdf"
+    out.write_text(sdf)
+    done = subprocess.run([_ign(), "sdf", "-k", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr  # (the same name twice is not)

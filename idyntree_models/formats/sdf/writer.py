@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
-from ...errors import ModelError
+from ...errors import ModelError, listed
 from ...model.kinematics import Kinematics
 from ...model.model import (
     Box,
@@ -131,6 +131,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         m.set("canonical_link", plan.names[base])
     links: dict[str, etree._Element] = {}
     sensors: dict[str, etree._Element] = {}  # by model sensor name (an IMU written from a pair: its accelerometer's)
+    renamed: list[str] = []
     for name in ordered:
         if name in plan.skip_links or name == plan.world_link:
             continue
@@ -144,8 +145,13 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         used: set[str] = set()  # (one set for both kinds: SDF names are unique among a link's children)
         for kind, shapes in (("visual", model.links[name].visuals), ("collision", model.links[name].collisions)):
             for i, shape in enumerate(shapes):
-                _shape_el(le, kind, shape, i, used, diag, name)
+                out = _shape_el(le, kind, shape, i, used, diag, name)
+                if shape.name and out != shape.name:
+                    renamed.append(f"{kind} '{shape.name}' of '{name}' as '{out}'")
         _link_sensors_out(le, model, name, plan, diag, sensors)
+    if renamed:
+        diag.warn(f"{len(renamed)} shape name(s) that another visual or collision of the link has too, written with a "
+                  f"suffix (SDF names are unique among a link's children): {listed(renamed, 5)}")
     joints: dict[str, etree._Element] = {}
     for joint in list(model.joints.values()) + plan.extra_joints:
         if joint.name in plan.skip_joints:
@@ -439,7 +445,8 @@ def _inertial(le: etree._Element, link: Link) -> None:
 
 
 def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str], diag: Diagnostics,
-              link: str) -> None:
+              link: str) -> str:
+    """Write the shape; its name written."""
     # an unnamed shape is named as libsdformat's URDF reader names it (<link>_collision, <link>_collision_1, ...),
     # which a Gazebo contact sensor of the URDF's <gazebo> block names
     local = le.get("name")
@@ -477,6 +484,7 @@ def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str
         rgba = format_numbers(color, what)
         _sub(me, "ambient", rgba)
         _sub(me, "diffuse", rgba)
+    return name
 
 
 def _check_material_colours(m: etree._Element) -> None:
