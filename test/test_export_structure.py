@@ -293,3 +293,22 @@ def test_sdf_names_the_shapes_it_renames_to_keep_a_link_s_names_unique(tmp_path:
     out.write_text(sdf)
     done = subprocess.run([_ign(), "sdf", "-k", str(out)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr  # (the same name twice is not)
+
+
+@pytest.mark.parametrize(("version", "pitch", "written"), [
+    ("1.9", "<thread_pitch>0.01</thread_pitch>", 0.01),
+    # SDFormat's own test file pairs screw_thread_pitch 0.5 with thread_pitch -12.566 (joint_screw_thread_pitch.sdf)
+    ("1.10", "<screw_thread_pitch>0.5</screw_thread_pitch>", -12.566),
+])
+def test_sdf_writes_a_screw_joint_back_as_a_screw(version: str, pitch: str, written: float, tmp_path: Path) -> None:
+    text = f"""<sdf version="{version}"><model name="m"><link name="a">{INERTIAL}</link><link name="b">{INERTIAL}</link>
+      <joint name="js" type="screw"><parent>a</parent><child>b</child>{pitch}<axis><xyz>0 0 1</xyz></axis></joint>
+      </model></sdf>"""
+    sdf = export_model(load_model(text, format="sdf"), "sdf")
+    joint = etree.fromstring(sdf.encode()).find("model/joint[@name='js']")
+    assert joint.get("type") == "screw"  # (it was written 'continuous', the pitch lost)
+    assert float(joint.findtext("thread_pitch")) == pytest.approx(written, abs=5e-4)
+    out = tmp_path / "s.sdf"
+    out.write_text(sdf)
+    done = subprocess.run([_ign(), "sdf", "-k", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr

@@ -10,6 +10,7 @@ element named (colours outside [0, 1], non-finite numbers).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -586,6 +587,9 @@ def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan,
         jt = "prismatic"
     else:
         jt = "continuous" if joint.is_continuous else "revolute"
+    pitch = _screw_pitch(model, joint)
+    if pitch is not None:
+        jt = "screw"  # (read as a revolute joint, with a warning: written back as the screw it was)
     what = f"joint '{joint.name}'"
     je = _sub(plan.scopes[scope], "joint", name=plan.local(out) if scope else out, type=jt)
     child_H_joint = np.eye(4)
@@ -596,6 +600,8 @@ def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan,
     _sub(je, "pose", _pose_text(child_H_joint, what), relative_to=child)
     _sub(je, "parent", parent)
     _sub(je, "child", child)
+    if pitch is not None:
+        _sub(je, "thread_pitch", format_number(pitch, what))
     plan.joints[joint.name] = out  # as written (a joint moved to the top is renamed): what mimics refer to
     if joint.dofs == 1:
         _axis_el(je, joint, child, diag)
@@ -605,6 +611,18 @@ def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan,
         if isinstance(s, ForceTorqueSensor) and s.parent_joint == joint.name:
             sensors[s.name] = _ft_el(je, s, joint, plan, diag)
     return je
+
+
+def _screw_pitch(model: Model, joint: Joint) -> float | None:
+    """SDF 1.9's <thread_pitch> of a joint the reader approximated by a revolute one (model.metadata
+    "sdf_screw_joints"), else None.  1.10's <screw_thread_pitch> (metres per turn) is -2 pi / thread_pitch."""
+    extra = (model.metadata.get("sdf_screw_joints") or {}).get(joint.name)
+    if joint.type is not JointType.REVOLUTE or not isinstance(extra, dict):
+        return None
+    if "thread_pitch" in extra:
+        return float(extra["thread_pitch"])
+    metres = extra.get("screw_thread_pitch")
+    return -2.0 * math.pi / float(metres) if metres else None
 
 
 def _axis_el(je: etree._Element, joint: Joint, child: str, diag: Diagnostics) -> None:
