@@ -332,3 +332,26 @@ def test_what_the_source_holds_beyond_the_model_goes_with_what_holds_it():
     tool = out.find("link[@name='tool']/visual[@name='tv']")
     assert tool.get("foo") == "bar" and tool.find("extra_tag") is not None
 
+
+
+def test_a_joint_locked_outside_its_limits_is_named() -> None:
+    """A lock no robot can take (a typo, degrees for radians) gave no word; within the limits, none is said."""
+    inertia = '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
+    text = (f'<robot name="r"><link name="a">{inertia}</link><link name="b">{inertia}</link><link name="c">{inertia}</link>'
+            '<link name="d">' + inertia + '</link>'
+            '<joint name="j1" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            '<joint name="j2" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/>'
+            '<limit lower="-0.5" upper="0.5" effort="1" velocity="1"/><mimic joint="j1" multiplier="-2" offset="0.3"/></joint>'
+            '<joint name="j3" type="prismatic"><parent link="c"/><child link="d"/><axis xyz="1 0 0"/>'
+            '<limit lower="0.1" upper="0.2" effort="1" velocity="1"/></joint></robot>')
+    model = load_model(text)
+    warnings: list[str] = []
+    reduce(model, [], {"j1": 2.0}, warnings=warnings)
+    said = [w for w in warnings if "outside its limits" in w]
+    assert "joint 'j1' is locked at 2 (given), outside its limits [-1, 1]" in said
+    assert "joint 'j2' is locked at -3.7 (mimicking its master), outside its limits [-0.5, 0.5]" in said
+    assert "joint 'j3' is locked at 0 (by default), outside its limits [0.1, 0.2]" in said
+    warnings = []
+    reduce(model, [], {"j1": 0.1, "j3": 0.15}, warnings=warnings)
+    assert not [w for w in warnings if "outside its limits" in w], warnings

@@ -137,6 +137,15 @@ def reduce(
     locked = dict(locked or {})
     positions = _locked_positions(model, kept, locked)
     notes: list[str] = []
+    for joint in model.joints.values():  # a lock no robot takes (a typo, degrees for radians) is said
+        lim = joint.limits
+        if joint.name in kept or joint.dofs != 1 or not lim.has_position_limits:
+            continue
+        value = float(positions.get(joint.name, 0.0))  # type: ignore[arg-type]
+        if not lim.min_position <= value <= lim.max_position:
+            how = "given" if joint.name in locked else "mimicking its master" if joint.mimic else "by default"
+            notes.append(f"joint '{joint.name}' is locked at {value:g} ({how}), outside its limits "
+                         f"[{lim.min_position:g}, {lim.max_position:g}]")
 
     sensors = dict(model.sensors)
     fixed_for_sensor: dict[str, str] = {}  # joint -> sensor that needs it
