@@ -312,3 +312,13 @@ def test_sdf_writes_a_screw_joint_back_as_a_screw(version: str, pitch: str, writ
     out.write_text(sdf)
     done = subprocess.run([_ign(), "sdf", "-k", str(out)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_material_without_a_name_comes_back_from_urdf_without_one() -> None:
+    """URDF writers write name="" for it (urdfdom requires the attribute); it was read back as the name ''."""
+    mjcf = '<mujoco model="m"><worldbody><body name="b"><geom type="sphere" size="0.1" rgba="1 0 0 1"/></body></worldbody></mujoco>'
+    model = load_model(mjcf, format="mjcf")
+    urdf = export_model(model, "urdf")
+    assert urdf_parser.URDF.from_xml_string(urdf).links[0].visuals[0].material.name == ""
+    shape = load_model(urdf).links["b"].visuals[0]
+    assert shape.material.name is None and shape.material.color.tolist() == [1.0, 0.0, 0.0, 1.0]

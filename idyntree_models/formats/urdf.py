@@ -560,7 +560,8 @@ def _inner_extensions(el: etree._Element, kind: str, owner: str, known: frozense
 
 # -- links ---------------------------------------------------------------------------------
 def _material(r: _UrdfReader, el: etree._Element, known: dict[str, Material]) -> Material:
-    name = el.get("name")
+    raw = el.get("name")
+    name = raw or None  # (name="" is what URDF writers write for a material without one: urdfdom requires the attribute)
     color_el = tex_el = None  # the first of each, in one loop (a material on every shape)
     for child in el:
         tag = child.tag
@@ -579,7 +580,7 @@ def _material(r: _UrdfReader, el: etree._Element, known: dict[str, Material]) ->
         texture = tex_el.get("filename")
         if len(tex_el.attrib) > (texture is not None) or len(tex_el):
             r.odd = True
-    if len(el.attrib) > (name is not None):
+    if len(el.attrib) > (raw is not None):
         r.odd = True
     if color is None and texture is None and name in known:
         ref = known[name]
