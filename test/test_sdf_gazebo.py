@@ -223,3 +223,21 @@ def test_a_material_defined_on_a_shape_colours_the_shapes_after_it(ign: str, tmp
         assert (colour is None) == (diffuse is None), name
         if colour is not None:
             assert list(colour) == [float(x) for x in diffuse.split()], name
+
+
+def test_settings_for_shapes_a_link_does_not_have_are_named_as_dropped(ign: str, tmp_path: Path) -> None:
+    """libsdformat drops a <gazebo reference> material or friction of a link without visuals or collisions without
+    a word; so did we."""
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text('<robot name="r"><link name="l1"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" '
+                    'iyy="1" iyz="0" izz="1"/></inertial></link>'
+                    '<gazebo reference="l1"><material>Gazebo/Red</material><mu1>0.5</mu1></gazebo></robot>')
+    done = subprocess.run([ign, "sdf", "-p", str(urdf)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    theirs = etree.fromstring(done.stdout.encode())
+    assert theirs.find(".//script") is None and theirs.find(".//mu") is None  # libsdformat has nowhere to put them
+    warnings: list[str] = []
+    ours = etree.fromstring(export_model(load_model(urdf), "sdf", warnings=warnings).encode())
+    assert ours.find(".//script") is None and ours.find(".//mu") is None
+    assert [w for w in warnings if "<material>: link 'l1' has no visual to apply it to; dropped" in w], warnings
+    assert [w for w in warnings if "<mu1>: link 'l1' has no collision to apply it to; dropped" in w], warnings

@@ -121,6 +121,12 @@ def _link_block(block: etree._Element, le: etree._Element, link_H_ref: np.ndarra
                       "this model, not a link; dropped")
             continue
         text = _value(c)
+        kind = ("collision" if c.tag in _COLLISION or c.tag == "collision" else "visual" if c.tag in ("material", "visual")
+                else None)
+        if kind is not None and not find_children(le, kind):  # (libsdformat drops it without a word)
+            diag.warn(f"<gazebo reference=\"{ref}\"> <{c.tag}>: link '{le.get('name')}' has no {kind} to apply it to; "
+                      "dropped")
+            continue
         if c.tag in _COLLISION:
             for col in find_children(le, "collision"):
                 _set(col, _COLLISION[c.tag], text)
