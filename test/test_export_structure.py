@@ -322,3 +322,16 @@ def test_a_material_without_a_name_comes_back_from_urdf_without_one() -> None:
     assert urdf_parser.URDF.from_xml_string(urdf).links[0].visuals[0].material.name == ""
     shape = load_model(urdf).links["b"].visuals[0]
     assert shape.material.name is None and shape.material.color.tolist() == [1.0, 0.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize("pitch", ["<thread_pitch>inf</thread_pitch>", "<thread_pitch>0</thread_pitch>",
+                                   "<screw_thread_pitch>0</screw_thread_pitch>", "<screw_thread_pitch>1e-320</screw_thread_pitch>"])
+def test_a_screw_pitch_sdf_1_9_cannot_write_leaves_a_named_revolute_joint(pitch: str) -> None:
+    """An infinite pitch made the export fail (it wrote a revolute joint before screws were written back)."""
+    text = f"""<sdf version="1.10"><model name="m"><link name="a">{INERTIAL}</link><link name="b">{INERTIAL}</link>
+      <joint name="js" type="screw"><parent>a</parent><child>b</child>{pitch}<axis><xyz>0 0 1</xyz></axis></joint>
+      </model></sdf>"""
+    warnings: list[str] = []
+    sdf = export_model(load_model(text, format="sdf"), "sdf", warnings=warnings)
+    assert etree.fromstring(sdf.encode()).find("model/joint[@name='js']").get("type") == "continuous"
+    assert [w for w in warnings if "screw joint 'js' is written as a continuous joint" in w], warnings

@@ -590,6 +590,11 @@ def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan,
     pitch = _screw_pitch(model, joint)
     if pitch is not None:
         jt = "screw"  # (read as a revolute joint, with a warning: written back as the screw it was)
+    elif joint.name in (model.metadata.get("sdf_screw_joints") or {}) and joint.type is JointType.REVOLUTE:
+        given = ", ".join(f"<{k}> {v!r}" for k, v in model.metadata["sdf_screw_joints"][joint.name].items()
+                          if k in ("thread_pitch", "screw_thread_pitch"))
+        diag.warn(f"screw joint '{joint.name}' is written as a {jt} joint: its pitch ({given}) gives no finite, "
+                  "non-zero <thread_pitch>")
     what = f"joint '{joint.name}'"
     je = _sub(plan.scopes[scope], "joint", name=plan.local(out) if scope else out, type=jt)
     child_H_joint = np.eye(4)
@@ -620,9 +625,12 @@ def _screw_pitch(model: Model, joint: Joint) -> float | None:
     if joint.type is not JointType.REVOLUTE or not isinstance(extra, dict):
         return None
     if "thread_pitch" in extra:
-        return float(extra["thread_pitch"])
-    metres = extra.get("screw_thread_pitch")
-    return -2.0 * math.pi / float(metres) if metres else None
+        pitch = float(extra["thread_pitch"])
+    else:
+        metres = float(extra.get("screw_thread_pitch", 0.0))
+        with np.errstate(all="ignore"):
+            pitch = -2.0 * math.pi / metres if metres else math.inf
+    return pitch if math.isfinite(pitch) and pitch != 0.0 else None
 
 
 def _axis_el(je: etree._Element, joint: Joint, child: str, diag: Diagnostics) -> None:
