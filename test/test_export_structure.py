@@ -188,7 +188,7 @@ def test_mjcf_names_the_geom_names_it_changes_to_keep_them_unique() -> None:
 def test_sdf_names_the_material_names_and_collision_materials_it_cannot_write() -> None:
     warnings: list[str] = []
     export_model(load_model(MATERIALS_URDF), "sdf", warnings=warnings)
-    said = [w for w in warnings if "SDF has no place for" in w]
+    said = [w for w in warnings if "the SDF exporter has no place for" in w]
     assert said and "2 material(s) (steel, red)" in said[0] and "the materials of 1 collision shape(s)" in said[0]
 
 
@@ -335,3 +335,83 @@ def test_a_screw_pitch_sdf_1_9_cannot_write_leaves_a_named_revolute_joint(pitch:
     sdf = export_model(load_model(text, format="sdf"), "sdf", warnings=warnings)
     assert etree.fromstring(sdf.encode()).find("model/joint[@name='js']").get("type") == "continuous"
     assert [w for w in warnings if "screw joint 'js' is written as a continuous joint" in w], warnings
+
+
+def test_sdf_says_when_its_world_joint_turns_the_source_s_direction() -> None:
+    text = f"""<robot name="r"><link name="base"><inertial><mass value="1"/>{INERTIA}</inertial></link>
+      <joint name="to_world" type="fixed"><parent link="base"/><child link="world"/><origin xyz="0 0 1"/></joint>
+      <link name="world"/></robot>"""
+    warnings: list[str] = []
+    export_model(load_model(text), "sdf", warnings=warnings)
+    assert [w for w in warnings if "world attachment" in w and "'to_world' went from 'base' to 'world'" in w], warnings
+    assert not [w for w in warnings if "fixed joints of" in w], warnings  # (it is written: not also 'not written')
+
+
+def test_frame_joints_the_urdf_export_makes_again_are_not_named() -> None:
+    """iDynTree's exports name every frame's joint <frame>_fixed_joint: JSON -> URDF writes them again as they were."""
+    text = f"""<robot name="r"><link name="base"><inertial><mass value="1"/>{INERTIA}</inertial></link>
+      <joint name="tcp_fixed_joint" type="fixed"><parent link="base"/><child link="tcp"/><origin xyz="0 0 1"/></joint>
+      <link name="tcp"/>
+      <joint name="mount" type="fixed"><parent link="base"/><child link="cam"/><origin xyz="0 1 0"/></joint>
+      <link name="cam"/></robot>"""
+    warnings: list[str] = []
+    json_text = export_model(load_model(text), "idyntree-model-json", warnings=warnings)
+    said = [w for w in warnings if "fixed joints of" in w]
+    assert said and "fixed joints of 1 frame(s)" in said[0] and "'mount' ('cam')" in said[0], warnings
+    back = _fixed_joints(export_model(load_model(json_text, format="idyntree-model-json"), "urdf"))
+    assert back["tcp_fixed_joint"] == ("base", "tcp", [0.0, 0.0, 1.0]) and "mount" not in back
+
+
+def test_mjcf_welds_the_base_where_a_urdf_world_link_puts_it() -> None:
+    mujoco = pytest.importorskip("mujoco")
+    mj = mujoco.MjModel.from_xml_string(export_model(load_model(FRAMES_URDF), "mjcf"))
+    data = mujoco.MjData(mj)
+    mujoco.mj_kinematics(mj, data)
+    base = mujoco.mj_name2id(mj, mujoco.mjtObj.mjOBJ_BODY, "base")
+    assert mj.body_jntnum[base] == 0
+    np.testing.assert_allclose(data.xpos[base], [0, 0, 1], atol=1e-12)  # (it was at the origin)
+
+
+def test_mjcf_names_the_sdf_world_joint_a_free_base_asked_for_drops(tmp_path: Path) -> None:
+    sdf = tmp_path / "m.sdf"
+    sdf.write_text(FIXED_TO_WORLD_SDF)
+    warnings: list[str] = []
+    export_model(load_model(sdf), "mjcf", warnings=warnings, mjcf_free_joint=True)
+    assert [w for w in warnings if "'anchor' to 'base'" in w and "free joint" in w], warnings
+
+
+def test_mjcf_writes_a_shared_material_name_once_and_the_other_colours_as_colours() -> None:
+    """MuJoCo takes a geom's rgba only where it differs from its default (0.5 0.5 0.5 1): a grey shape beside a
+    material asset of its name rendered in the asset's red."""
+    mujoco = pytest.importorskip("mujoco")
+    text = f"""<robot name="r"><link name="base"><inertial><mass value="1"/>{INERTIA}</inertial>
+      <visual name="v1"><geometry><box size="1 1 1"/></geometry><material name="paint"><color rgba="1 0 0 1"/></material></visual>
+      <visual name="v2"><geometry><box size="1 1 1"/></geometry><material name="paint"><color rgba="0.5 0.5 0.5 1"/></material></visual>
+      </link></robot>"""
+    warnings: list[str] = []
+    mj = mujoco.MjModel.from_xml_string(export_model(load_model(text), "mjcf", warnings=warnings))
+
+    def colour(geom: str) -> list[float]:
+        g = mujoco.mj_name2id(mj, mujoco.mjtObj.mjOBJ_GEOM, geom)
+        return (mj.mat_rgba[mj.geom_matid[g]] if mj.geom_matid[g] >= 0 else mj.geom_rgba[g]).tolist()
+
+    assert colour("v1") == [1, 0, 0, 1] and colour("v2") == [0.5, 0.5, 0.5, 1]
+    assert [w for w in warnings if "'paint' of visual 'v2' of 'base'" in w], warnings
+
+
+def test_mjcf_extras_as_the_earlier_exporter_wrote_them_still_load() -> None:
+    """Every key and value shape the exporter of 2026-11-24 (803493d) wrote, read by its import."""
+    extras = ('{"balanced_by_mujoco": ["b"], "effort_limits": {"j": 2.0}, "exact_inertia": {"b": {"com": [0, 0, 0], '
+              '"inertia": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "mass": 1.0}}, "fixed_joints": {"c": "jc"}, '
+              '"force_torque": {"ft": {"applied_wrench_link": "b", "frame": "sensor", "site": "ft"}}, '
+              '"other_sensors": {"cam": {"properties": {}, "site": "cam", "subtype": "camera"}}, '
+              '"position_limits": {"j": [-1.0, 1.0]}, "sensor_sites": ["ft", "cam"], "velocity_limits": {"j": 3.0}, '
+              '"world_link": false}')
+    text = ('<mujoco model="m"><worldbody><body name="b"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
+            '<joint name="j" type="hinge"/><site name="ft"/><site name="cam"/>'
+            '<body name="c"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/></body></body></worldbody>'
+            f"<custom><text name='idyntree_models' data='{extras}'/></custom></mujoco>")
+    model = load_model(text, format="mjcf")
+    lim = model.joints["j"].limits
+    assert (lim.min_position, lim.max_position, lim.velocity_limit, lim.effort_limit) == (-1.0, 1.0, 3.0, 2.0)
+    assert "jc" in model.joints

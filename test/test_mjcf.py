@@ -119,8 +119,14 @@ def test_mujoco_accepts_the_export_and_kinematics_equal(exported):
         # the base where the source placed it (an SDF joint to the world, an MJCF body's pos): poses from it compared
         base = model.default_base_link
         world_H_base = bodies[base] if base != "world" else np.eye(4)
-        if base != "world" and m.body_jntnum[mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, base)] == 0:
+        b = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, base) if base != "world" else -1
+        if b >= 0 and m.body_jntnum[b] == 0:  # welded where the source put it
             assert _close(world_H_base, _placement(model)), (world_H_base, _placement(model))
+        elif b >= 0:  # free, starting there (its qpos0)
+            adr = m.jnt_qposadr[m.body_jntadr[b]]
+            start = np.eye(4)
+            start[:3, :3], start[:3, 3] = quat_to_matrix(m.qpos0[adr + 3:adr + 7]), m.qpos0[adr:adr + 3]
+            assert _close(start, _placement(model)), (start, _placement(model))
         base_H = {n: np.linalg.inv(world_H_base) @ t for n, t in (bodies | sites).items()}
         bad = [n for n in names if not _close(base_H[n], ours[n])]
         assert not bad, (sample, bad[:5])

@@ -349,9 +349,9 @@ def test_a_joint_locked_outside_its_limits_is_named() -> None:
     warnings: list[str] = []
     reduce(model, [], {"j1": 2.0}, warnings=warnings)
     said = [w for w in warnings if "outside its limits" in w]
-    assert "joint 'j1' is locked at 2 (given), outside its limits [-1, 1]" in said
+    assert "joint 'j1' is locked at 2.0 (given), outside its limits [-1.0, 1.0]" in said
     assert "joint 'j2' is locked at -3.7 (mimicking its master), outside its limits [-0.5, 0.5]" in said
-    assert "joint 'j3' is locked at 0 (by default), outside its limits [0.1, 0.2]" in said
+    assert "joint 'j3' is locked at 0.0 (by default), outside its limits [0.1, 0.2]" in said
     warnings = []
     reduce(model, [], {"j1": 0.1, "j3": 0.15}, warnings=warnings)
     assert not [w for w in warnings if "outside its limits" in w], warnings

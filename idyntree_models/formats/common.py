@@ -220,35 +220,42 @@ def report_initial_configuration(model: Model, fmt: str, diag: Diagnostics) -> N
                   "the model written starts at the zero configuration")
 
 
-def report_source_structure(model: Model, fmt: str, diag: Diagnostics) -> None:
-    """Warnings naming how the source attached or placed things that `fmt` writes in another way, or not at all.
+def report_frame_joints(model: Model, fmt: str, diag: Diagnostics, written: Collection[str] = ()) -> None:
+    """One warning naming the fixed joints of frames that were links joined by them (model.metadata "frame_joints":
+    massless links of the source, links a reduction lumped), for the exporters that write frames (SDF, JSON).
 
-    A massless link with one fixed joint is a frame here (iDynTree's rule): the URDF exporter writes it back as that
-    link and joint, under the joint's name and in its direction (model.metadata "frame_joints", Shape.source_frame),
-    and MJCF keeps the joints in its extras. SDF and JSON write a frame, so the joint's name, a frame that was the
-    parent of the root link, and the shapes the link carried (written on the link it is fixed to) do not come back.
-    SDF's fixed joints to the world ("sdf_world_joints") SDF and URDF write (the URDF exporter names those it
-    cannot), MJCF the base's; its `<static>` only SDF; the base's pose in the world ("base_pose", MJCF and SKEL) only
-    MJCF.
-    """
+    Left out: the frames in `written` (the exporter writes their joint) and a joint named `<frame>_fixed_joint` from
+    the frame's link to it, which the URDF exporter makes again from the frame alone (iDynTree's own exports)."""
     from ..model.topology import root_frame
 
-    frame_joints = model.metadata.get("frame_joints") or {} if fmt in ("sdf", "idyntree-model-json") else {}
-    world_joints = model.metadata.get("sdf_world_joints") or {}
-    base = model.default_base_link
-    top = root_frame(model) if frame_joints else None
+    frame_joints = model.metadata.get("frame_joints") or {}
+    if not frame_joints:
+        return
+    top = root_frame(model)
     joints = []
     for name, fj in frame_joints.items():
         frame = model.frames.get(name)
-        if frame is None:
+        if frame is None or name in written or (fj.joint == f"{name}_fixed_joint" and name != top):
             continue
-        if fmt == "sdf" and name == "world" and name == top and not world_joints:
-            continue  # SDF's world attachment, under that joint's name (sdf.writer)
         above = f", the parent of '{frame.parent_link}' there" if name == top else ""
         joints.append(f"'{fj.joint}' ('{name}'{above})")
     if joints:
         diag.warn(f"the fixed joints of {len(joints)} frame(s) that were links joined by them (massless links of the "
                   f"source, or links a reduction lumped) are not written ({fmt} writes frames): {listed(joints, 5)}")
+
+
+def report_source_structure(model: Model, fmt: str, diag: Diagnostics) -> None:
+    """Warnings naming how the source attached or placed things that `fmt` writes in another way, or not at all.
+
+    A massless link with one fixed joint is a frame here (iDynTree's rule): the URDF exporter writes it back as that
+    link and joint, under the joint's name and in its direction (model.metadata "frame_joints", Shape.source_frame),
+    MJCF keeps the joints in its extras, and the SDF writer names those it does not write (report_frame_joints); JSON
+    is named here. Shapes such links carried are written on the link the frame is fixed to, but in URDF. SDF's fixed
+    joints to the world ("sdf_world_joints") SDF, URDF and MJCF write or name; JSON is named here. SDF's `<static>`
+    only SDF writes; the base's pose in the world ("base_pose", MJCF and SKEL) only MJCF.
+    """
+    if fmt == "idyntree-model-json":
+        report_frame_joints(model, "idyntree-model-json", diag)
     if fmt != "urdf":
         moved = [f"{kind} '{shape.name or '(unnamed)'}' of '{shape.source_frame}' on '{link.name}'"
                  for link in model.links.values()
@@ -257,20 +264,29 @@ def report_source_structure(model: Model, fmt: str, diag: Diagnostics) -> None:
         if moved:
             diag.warn(f"{len(moved)} shape(s) of links that are frames here are written on the links those are fixed "
                       f"to ({fmt} has no shapes on frames): {listed(moved, 5)}")
-    if fmt in ("idyntree-model-json", "mjcf") and world_joints:  # (MJCF welds its base where the joint puts it)
-        lost = [f"'{name}' to '{d.get('child')}'" for name, d in world_joints.items()
-                if d.get("joined_to_base_by") not in model.joints and not (fmt == "mjcf" and d.get("child") == base)]
-        if lost:
-            diag.warn(f"SDF's fixed joint(s) from the world ({listed(lost, 5)}) are not written: {fmt} has no joint to "
-                      "the world, nor the pose it gives the base")
+    world_joints = model.metadata.get("sdf_world_joints") or {}
+    if fmt == "idyntree-model-json" and world_joints:
+        report_world_joints(model, fmt, diag, written=())
     if model.metadata.get("static") and fmt != "sdf":
         diag.warn(f"the model is static in SDF (it stays where it is, whatever its joints): {fmt} has no such flag, so "
                   "the model written moves")
     pose = model.metadata.get("base_pose")
+    base = model.default_base_link
     if pose is not None and fmt != "mjcf" and base != "world" and not np.array_equal(np.asarray(pose, dtype=float), np.eye(4)):
         p = np.asarray(pose, dtype=float)
         diag.warn(f"the pose of the base '{base}' in the world (at {format_numbers(p[:3, 3], 'the base pose')}) is not "
-                  f"written: {fmt} places a model's base at the origin")
+                  f"written: the {fmt} written has its base at the origin")
+
+
+def report_world_joints(model: Model, fmt: str, diag: Diagnostics, written: Collection[str], why: str = "") -> None:
+    """One warning naming SDF's fixed joints to the world (model.metadata "sdf_world_joints") that an exporter does
+    not write: those not in `written`, and not made a joint of the model (a link fixed to the world beside the base
+    is joined to the base by a fixed joint of that name)."""
+    lost = [f"'{name}' to '{d.get('child')}'" for name, d in (model.metadata.get("sdf_world_joints") or {}).items()
+            if name not in written and d.get("joined_to_base_by") not in model.joints]
+    if lost:
+        diag.warn(f"SDF's fixed joint(s) from the world ({listed(lost, 5)}) are not written: "
+                  f"{why or f'{fmt} has no joint to the world'}, so the model written is not fixed there")
 
 
 def report_materials(model: Model, fmt: str, diag: Diagnostics, *, names: bool, collisions: bool) -> None:
@@ -303,4 +319,4 @@ def report_materials(model: Model, fmt: str, diag: Diagnostics, *, names: bool, 
     if coloured:
         lost.append(f"the materials of {coloured} collision shape(s)")
     if lost:
-        diag.warn(f"{fmt} has no place for {' and '.join(lost)}: not written")
+        diag.warn(f"the {fmt} exporter has no place for {' and '.join(lost)}: not written")

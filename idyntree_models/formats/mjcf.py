@@ -62,10 +62,11 @@ from ..model.model import (
     Sphere,
 )
 from ..model.reduce import combine_inertias
-from ..model.topology import tree_order
+from ..model.topology import root_frame, tree_order
 from ..model.transforms import (
     axis_angle_to_matrix,
     det3,
+    inverse,
     make_transform,
     matrix_to_quat,
     plain_norm,
@@ -82,6 +83,7 @@ from .common import (
     free_chains_said,
     intact_free_chains,
     report_materials,
+    report_world_joints,
     unique_name,
 )
 from .xmlutil import XmlReader, describe, parse_xml, shown_attribute, shown_tag
@@ -154,28 +156,35 @@ class _Exporter:
                                          inertiafromgeom="false")
         self.asset = etree.SubElement(self.root, "asset")
         self.worldbody = etree.SubElement(self.root, "worldbody")
-        # the base where the source put it (an MJCF body's pos, a SKEL free body's pose), and its free joint where the
-        # source had one (an MJCF <freejoint>, a SKEL free joint) or it is asked for: else MuJoCo welds the base there
+        # the base where the source put it (an MJCF body's pos, a SKEL free body's pose, an SDF fixed joint to the world,
+        # a URDF `world` link above it), and its free joint where the source had one (an MJCF <freejoint>, a SKEL free
+        # joint) or it is asked for: else MuJoCo welds the base there
+        root = self.tree.root
         pose = model.metadata.get("base_pose")
-        # an SDF model's base fixed to the world: welded where the joint puts it
-        fixed = [d for d in (model.metadata.get("sdf_world_joints") or {}).values()
-                 if d.get("child") == self.tree.root and "joined_to_base_by" not in d]
+        fixed = [name for name, d in (model.metadata.get("sdf_world_joints") or {}).items()
+                 if d.get("child") == root and "joined_to_base_by" not in d]
         if pose is None and fixed:
-            pose = fixed[0]["model_H_child"]
-        self.world_H_base = np.array(pose, dtype=float) if pose is not None and self.tree.root != "world" else np.eye(4)
+            pose = model.metadata["sdf_world_joints"][fixed[0]]["model_H_child"]
+        top = root_frame(model, root) if pose is None else None
+        if top == "world":
+            pose = inverse(model.frames[top].link_H_frame)
+        self.world_H_base = np.array(pose, dtype=float) if pose is not None and root != "world" else np.eye(4)
         self.base_free_joint: str | None = None
-        if self.tree.root != "world" and not (fixed and not options.mjcf_free_joint):
+        if root != "world" and (options.mjcf_free_joint or not (fixed or top == "world")):
             source = model.metadata.get("mjcf_free_joint", model.metadata.get("floating_base_joint"))
             if source is not None:
                 self.base_free_joint = str(source)
             elif options.mjcf_free_joint:
-                self.base_free_joint = f"{self.tree.root}_free_joint"
+                self.base_free_joint = f"{root}_free_joint"
+        report_world_joints(model, "MJCF", diag, written=fixed[:1] if self.base_free_joint is None else (),
+                            why="the base has a free joint (mjcf_free_joint)" if fixed else "")
         self.meshes: dict[tuple[str, tuple[float, ...]], str] = {}
         self.missing_meshes: list[str] = []
         self.unbalanced: list[str] = []
         self.unlimited: list[str] = []  # joints whose limits MuJoCo would not take as limits (see _joint)
         self.geom_names: set[str] = set()
         self.renamed_geoms: list[str] = []
+        self.lost_materials: list[str] = []  # material names not written (see _geom)
         self.material_rgba: dict[str, str] = {}  # material assets written: their colour
         self.sites: dict[str, tuple[str, np.ndarray]] = {}  # site name -> (link, link_H_site)
 
@@ -215,9 +224,12 @@ class _Exporter:
                 + ", ".join(sorted(set(self.missing_meshes))[:10])
             )
         if self.renamed_geoms:
-            self.diag.warn(f"MJCF: {len(self.renamed_geoms)} geom name(s) that another link's shape has too, written "
+            self.diag.warn(f"MJCF: {len(self.renamed_geoms)} geom name(s) that another shape has too, written "
                            f"with the link's name before them (MuJoCo's names are unique in the model): "
                            f"{listed(self.renamed_geoms, 5)}")
+        if self.lost_materials:
+            self.diag.warn(f"MJCF: {len(self.lost_materials)} material name(s) not written (a material asset has one "
+                           f"colour): {listed(self.lost_materials, 5)}")
         report_materials(model, "MJCF", self.diag, names=True, collisions=True)
         if not len(self.asset):
             self.root.remove(self.asset)
@@ -433,17 +445,22 @@ class _Exporter:
         else:
             el.set("group", str(COLLISION_GROUP))
         m = shape.material
-        if m is not None and m.color is not None:
-            rgba = _nums(m.color)
-            if m.name:  # a material asset of that name, so that the name comes back
-                asset = self.material_rgba.get(m.name)
-                if asset is None:
-                    etree.SubElement(self.asset, "material", name=m.name, rgba=rgba)
-                    asset = self.material_rgba[m.name] = rgba
+        if m is None:
+            return
+        rgba = _nums(m.color) if m.color is not None else None
+        if m.name and rgba is not None:  # a material asset of that name, so that the name comes back
+            asset = self.material_rgba.get(m.name)
+            if asset is None:
+                etree.SubElement(self.asset, "material", name=m.name, rgba=rgba)
+                asset = self.material_rgba[m.name] = rgba
+            if asset == rgba:
                 el.set("material", m.name)
-                if asset == rgba:
-                    return
-            el.set("rgba", rgba)  # (a geom's own colour wins over its material's in MuJoCo)
+                return
+        if m.name:  # (MuJoCo takes a geom's own rgba only where it differs from its default: no material beside it)
+            why = "no colour" if rgba is None else f"the colour {rgba}, not the {self.material_rgba[m.name]} of another shape"
+            self.lost_materials.append(f"'{m.name}' of {kind} '{shape.name or '(unnamed)'}' of '{link}' ({why})")
+        if rgba is not None:
+            el.set("rgba", rgba)
 
     def _mesh(self, shape: Mesh) -> str | None:
         path = find_resource(shape.filename, self.model.metadata.get("source_dir"))

@@ -739,7 +739,8 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
     if mat_el is not None:
         material = shape.material = _material(r, mat_el, materials)
         if material.color is None and material.texture is None:
-            if material.name not in materials:  # (a global one may come later; else one defined on a shape before)
+            if material.name is not None and material.name not in materials:  # (a global one may come later; else one
+                # defined on a shape before; a material with no name, colour or texture names nothing to look up)
                 unresolved.append((shape, mat_el.sourceline, r.shape_materials.get(material.name)))
         elif material.name and material.name not in r.shape_materials:
             r.shape_materials[material.name] = material

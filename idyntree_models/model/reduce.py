@@ -144,8 +144,8 @@ def reduce(
         value = float(positions.get(joint.name, 0.0))  # type: ignore[arg-type]
         if not lim.min_position <= value <= lim.max_position:
             how = "given" if joint.name in locked else "mimicking its master" if joint.mimic else "by default"
-            notes.append(f"joint '{joint.name}' is locked at {value:g} ({how}), outside its limits "
-                         f"[{lim.min_position:g}, {lim.max_position:g}]")
+            notes.append(f"joint '{joint.name}' is locked at {value!r} ({how}), outside its limits "
+                         f"[{lim.min_position!r}, {lim.max_position!r}]")
 
     sensors = dict(model.sensors)
     fixed_for_sensor: dict[str, str] = {}  # joint -> sensor that needs it

@@ -16,6 +16,7 @@ import copy
 import numpy as np
 from lxml import etree
 
+from ...errors import listed
 from ...model.model import Model
 from ...model.transforms import make_transform, matrix_to_rpy, rpy_to_matrix
 from ..base import Diagnostics
@@ -79,19 +80,23 @@ def _set(parent: etree._Element, path: str, text: str) -> None:
 def apply_gazebo_extensions(model: Model, m: etree._Element, links: dict[str, etree._Element],
                             joints: dict[str, etree._Element], diag: Diagnostics) -> None:
     """Write the model's URDF `<gazebo>` blocks into the SDF `<model>` `m` (links/joints by model name)."""
+    dropped: list[str] = []  # settings for shapes a link does not have (_link_block)
     for block in blocks(model, diag):
         ref = (block.get("reference") or "").strip()
         if not ref:
             _model_block(block, m, diag)
         elif ref in links:
-            _link_block(block, links[ref], np.eye(4), ref, diag, whole=True)
+            _link_block(block, links[ref], np.eye(4), ref, diag, whole=True, dropped=dropped)
         elif ref in joints:
             _joint_block(block, joints[ref], ref, diag)
         elif ref in model.frames and model.frames[ref].parent_link in links:
             frame = model.frames[ref]
-            _link_block(block, links[frame.parent_link], frame.link_H_frame, ref, diag, whole=False)
+            _link_block(block, links[frame.parent_link], frame.link_H_frame, ref, diag, whole=False, dropped=dropped)
         else:
             diag.warn(f"<gazebo reference=\"{ref}\">: no link or joint '{ref}' is written; its settings are dropped")
+    if dropped:
+        diag.warn(f"{len(dropped)} <gazebo reference> setting(s) for visuals or collisions that the link does not have "
+                  f"are dropped, as libsdformat drops them: {listed(dropped, 6)}")
 
 
 def _model_block(block: etree._Element, m: etree._Element, diag: Diagnostics) -> None:
@@ -109,7 +114,7 @@ def _model_block(block: etree._Element, m: etree._Element, diag: Diagnostics) ->
 
 
 def _link_block(block: etree._Element, le: etree._Element, link_H_ref: np.ndarray, ref: str, diag: Diagnostics,
-                whole: bool) -> None:
+                whole: bool, dropped: list[str]) -> None:
     for c in block:
         if not isinstance(c.tag, str):
             continue
@@ -124,8 +129,7 @@ def _link_block(block: etree._Element, le: etree._Element, link_H_ref: np.ndarra
         kind = ("collision" if c.tag in _COLLISION or c.tag == "collision" else "visual" if c.tag in ("material", "visual")
                 else None)
         if kind is not None and not find_children(le, kind):  # (libsdformat drops it without a word)
-            diag.warn(f"<gazebo reference=\"{ref}\"> <{c.tag}>: link '{le.get('name')}' has no {kind} to apply it to; "
-                      "dropped")
+            dropped.append(f"<{c.tag}> of '{ref}' (no {kind})")
             continue
         if c.tag in _COLLISION:
             for col in find_children(le, "collision"):

@@ -44,6 +44,7 @@ from ..common import (
     format_numbers,
     inertia_six,
     intact_free_chains,
+    report_frame_joints,
     report_materials,
     unique_name,
 )
@@ -126,6 +127,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     _check_range(model, world_H)
     report_materials(model, "SDF", diag, names=False, collisions=False)  # (colours only, on visuals)
     plan = _plan(model, m, world_H, diag)
+    report_frame_joints(model, "SDF", diag, written={WORLD} if plan.world_frame is not None else ())
     base = model.default_base_link
     ordered = ([base] if base in model.links else []) + [n for n in model.links if n != base]
     if base in model.links and base not in plan.skip_links and base != plan.world_link:
@@ -146,9 +148,9 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         used: set[str] = set()  # (one set for both kinds: SDF names are unique among a link's children)
         for kind, shapes in (("visual", model.links[name].visuals), ("collision", model.links[name].collisions)):
             for i, shape in enumerate(shapes):
-                out = _shape_el(le, kind, shape, i, used, diag, name)
-                if shape.name and out != shape.name:
-                    renamed.append(f"{kind} '{shape.name}' of '{name}' as '{out}'")
+                written = _shape_el(le, kind, shape, i, used, diag, name)
+                if shape.name and written != shape.name:
+                    renamed.append(f"{kind} '{shape.name}' of '{name}' as '{written}'")
         _link_sensors_out(le, model, name, plan, diag, sensors)
     if renamed:
         diag.warn(f"{len(renamed)} shape name(s) that another visual or collision of the link has too, written with a "
@@ -309,6 +311,8 @@ def _world_attachment(m: etree._Element, model: Model, plan: _Plan, diag: Diagno
     taken = set(plan.names.values()) | set(plan.frames.values()) | set(plan.joints.values())
     fj = (model.metadata.get("frame_joints") or {}).get(WORLD)
     name = unique_name(fj.joint if isinstance(fj, FrameJoint) else "world_joint", taken.__contains__)
+    turned = (f"; in the source '{fj.joint}' went from '{base}' to 'world'"
+              if isinstance(fj, FrameJoint) and not fj.frame_is_parent else "")
     world_H_base = inverse(model.frames[WORLD].link_H_frame)
     pose = etree.Element("pose")
     pose.text = _pose_text(world_H_base, "the world frame")
@@ -317,7 +321,8 @@ def _world_attachment(m: etree._Element, model: Model, plan: _Plan, diag: Diagno
     _sub(je, "parent", WORLD)
     _sub(je, "child", plan.names[base])
     diag.warn(f"frame 'world' written as SDF's world attachment: fixed joint '{name}' from world to '{base}', the "
-              "model posed in the world by that frame (read back as a fixed-base model, without a 'world' frame)")
+              "model posed in the world by that frame (read back as a fixed-base model, without a 'world' frame)"
+              f"{turned}")
 
 
 def _plan_world_joints(model: Model, plan: _Plan) -> None:
