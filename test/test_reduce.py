@@ -355,3 +355,26 @@ def test_a_joint_locked_outside_its_limits_is_named() -> None:
     warnings = []
     reduce(model, [], {"j1": 0.1, "j3": 0.15}, warnings=warnings)
     assert not [w for w in warnings if "outside its limits" in w], warnings
+
+
+def test_a_force_torque_sensor_across_a_joint_fixed_at_its_lock_agrees_with_that_joint() -> None:
+    """Its two poses were the joint's rest ones while the joint was kept fixed at the lock: our own JSON reader
+    refused the export ("first_link_H_sensor and second_link_H_sensor disagree with the rest transform")."""
+    inertia = '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
+    text = (f'<robot name="r"><link name="base">{inertia}</link><link name="arm">{inertia}</link>'
+            '<joint name="j" type="revolute"><parent link="base"/><child link="arm"/><origin xyz="0 0 0.5"/>'
+            '<axis xyz="0 0 1"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>'
+            + "".join(f'<sensor name="ft_{f}" type="force_torque"><parent joint="j"/><force_torque><frame>{f}</frame>'
+                      "<measure_direction>child_to_parent</measure_direction></force_torque></sensor>"
+                      for f in ("parent", "child")) + "</robot>")
+    model = load_model(text)
+    reduced = reduce(model, [], {"j": 1.0})
+    joint = reduced.joints["j"]
+    assert joint.type is JointType.FIXED
+    for name in ("ft_parent", "ft_child"):
+        s, before = reduced.sensors[name], model.sensors[name]
+        np.testing.assert_allclose(joint.rest_transform @ s.second_link_H_sensor, s.first_link_H_sensor, atol=1e-12)
+        kept = "first_link_H_sensor" if name == "ft_parent" else "second_link_H_sensor"  # the link its frame is on
+        np.testing.assert_allclose(getattr(s, kept), getattr(before, kept), atol=1e-12)
+    back = load_model(export_model(reduced, "idyntree-model-json"), format="idyntree-model-json")
+    assert set(back.sensors) == {"ft_parent", "ft_child"}

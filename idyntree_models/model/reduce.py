@@ -37,7 +37,7 @@ from .model import (
     Shape,
 )
 from .topology import TreeOrder, tree_order
-from .transforms import unit_quaternions
+from .transforms import inverse, unit_quaternions
 from .validation import validate
 
 log = logging.getLogger(__name__)
@@ -239,6 +239,8 @@ def _lumped(model: Model, tree: TreeOrder, group: dict[str, str], root_H: dict[s
                                            root_H[joint.parent] @ at_lock[joint.name])
 
     for sensor in sensors.values():
+        if isinstance(sensor, ForceTorqueSensor) and sensor.parent_joint in fixed_for_sensor:
+            sensor = _sensor_at_lock(sensor, model.joints[sensor.parent_joint], at_lock[sensor.parent_joint])
         out.sensors[sensor.name] = _moved_sensor(sensor, group, root_H)
     out.initial_configuration = {k: v for k, v in model.initial_configuration.items() if k in kept}
     out.extensions = _carried_extensions(model, out, members, notes)
@@ -308,6 +310,23 @@ def _moved_joint(joint: Joint, parent: str, root_H_parent: np.ndarray) -> Joint:
     out.rest_transform = root_H_parent @ joint.rest_transform
     if joint.type is JointType.SPHERICAL and joint.center is not None:
         out.center = root_H_parent[:3, :3] @ joint.center + root_H_parent[:3, 3]
+    return out
+
+
+def _sensor_at_lock(sensor: ForceTorqueSensor, joint: Joint, parent_H_child: np.ndarray) -> ForceTorqueSensor:
+    """A force/torque sensor across a joint kept fixed at its lock: its two poses agree with that fixed joint.
+
+    They were given at the joint's rest position.  The sensor stays on the link its frame keyword puts it on: the
+    parent for `parent`, else the child (a sensor frame moves with the joint's child, as SDF's joint frame does)."""
+    out = copy.copy(sensor)
+    first_is_parent = sensor.first_link == joint.parent
+    parent_H, child_H = ((sensor.first_link_H_sensor, sensor.second_link_H_sensor) if first_is_parent
+                         else (sensor.second_link_H_sensor, sensor.first_link_H_sensor))
+    if sensor.frame == "parent":
+        child_H = inverse(parent_H_child) @ parent_H
+    else:
+        parent_H = parent_H_child @ child_H
+    out.first_link_H_sensor, out.second_link_H_sensor = (parent_H, child_H) if first_is_parent else (child_H, parent_H)
     return out
 
 
