@@ -21,6 +21,7 @@ from lxml import etree
 
 from idyntree_models import Kinematics, export_model, load_model
 from idyntree_models.errors import ModelError
+from idyntree_models.model import SensorType
 from idyntree_models.model.transforms import quat_to_matrix
 
 from conftest import REPO, corpus_files, rel_id
@@ -717,3 +718,19 @@ def test_a_plane_in_a_static_body_is_left_out_as_before():
     warnings: list[str] = []
     load_model(text, format="mjcf", warnings=warnings)
     assert any("1 geom(s) of a type we do not hold (plane" in w for w in warnings), warnings
+
+
+def test_sensors_that_would_share_a_name_are_all_read() -> None:
+    """Unnamed sensors take their site's name: an accelerometer and a gyro on one site were one sensor, the
+    gyro replacing the accelerometer without a word. MuJoCo keeps both."""
+    text = ('<mujoco model="m"><worldbody><body name="base"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
+            '<site name="imu" pos="0.1 0 0"/></body></worldbody>'
+            '<sensor><accelerometer site="imu"/><gyro site="imu"/></sensor></mujoco>')
+    m = mujoco.MjModel.from_xml_string(text)
+    theirs = sorted(int(t) for t in m.sensor_type)
+    warnings: list[str] = []
+    model = load_model(text, format="mjcf", warnings=warnings)
+    kinds = {SensorType.ACCELEROMETER: int(mujoco.mjtSensor.mjSENS_ACCELEROMETER),
+             SensorType.GYROSCOPE: int(mujoco.mjtSensor.mjSENS_GYRO)}
+    assert sorted(kinds[s.sensor_type] for s in model.sensors.values()) == theirs
+    assert set(model.sensors) == {"imu", "imu_1"} and [w for w in warnings if "read as 'imu_1'" in w], warnings

@@ -1317,7 +1317,7 @@ class _Importer:
                     continue
                 link, pose, _ = self.sites[site]
                 name = s.get("name") or site
-                self.model.add_sensor(LinkSensor(name, parent_link=link, link_H_sensor=pose.copy(), sensor_type=kind))
+                self._add_sensor(LinkSensor(name, parent_link=link, link_H_sensor=pose.copy(), sensor_type=kind))
         for site, kinds in ft_sites.items():
             link, pose, _ = self.sites[site]
             joint = next((j for j in self.model.joints.values() if j.child == link), None)
@@ -1330,7 +1330,7 @@ class _Importer:
                 self.diag.warn(f"MJCF: {' and '.join(kinds)} sensor(s) {', '.join(map(repr, renamed))} on site "
                                f"'{site}' are read as one six-axis force/torque sensor named '{name}'")
             info = self.extras.get("force_torque", {}).get(name, {})
-            self.model.add_sensor(ForceTorqueSensor(
+            self._add_sensor(ForceTorqueSensor(
                 name, parent_joint=joint.name, first_link=joint.parent, second_link=link,
                 applied_wrench_link=info.get("applied_wrench_link", link), first_link_H_sensor=joint.rest_transform @ pose,
                 second_link_H_sensor=pose.copy(), frame=info.get("frame", "sensor")))
@@ -1339,11 +1339,21 @@ class _Importer:
         for name, info in self.extras.get("other_sensors", {}).items():
             if info.get("site") in self.sites:
                 link, pose, _ = self.sites[info["site"]]
-                self.model.add_sensor(LinkSensor(name, parent_link=link, link_H_sensor=pose.copy(),
+                self._add_sensor(LinkSensor(name, parent_link=link, link_H_sensor=pose.copy(),
                                                  sensor_type=SensorType.OTHER, subtype=info.get("subtype"),
                                                  properties=info.get("properties") or {}))
         if other:
             self.diag.warn(f"MJCF: sensor type(s) {', '.join(sorted(other))} not represented (ignored)")
+
+    def _add_sensor(self, sensor) -> None:
+        """Add a sensor under its own name, or made unique with a warning: unnamed MJCF sensors take their site's
+        name here (an accelerometer and a gyro on one site), which another sensor may have."""
+        if sensor.name in self.model.sensors:
+            name = unique_name(sensor.name, self.model.sensors)
+            self.diag.warn(f"MJCF: a {sensor.type.value} sensor would be named '{sensor.name}' as another sensor is "
+                           f"(an unnamed MJCF sensor takes its site's name): read as '{name}'")
+            sensor.name = name
+        self.model.add_sensor(sensor)
 
     def _body_frame_sensor(self, s: etree._Element) -> None:
         """A frameangacc on a body: on its frame (xbody), which is its link's; the inertial frame (body) and
@@ -1357,7 +1367,7 @@ class _Importer:
         link = self.link_of_body.get(objname, objname if objname == "world" else None)
         if link not in self.model.links:
             raise self.r.error(s, f"unknown body '{objname}'")
-        self.model.add_sensor(LinkSensor(name, parent_link=link, link_H_sensor=np.eye(4),
+        self._add_sensor(LinkSensor(name, parent_link=link, link_H_sensor=np.eye(4),
                                          sensor_type=SensorType.ANGULAR_ACCELEROMETER))
 
     def _equalities(self) -> None:
