@@ -415,3 +415,15 @@ def test_mjcf_extras_as_the_earlier_exporter_wrote_them_still_load() -> None:
     lim = model.joints["j"].limits
     assert (lim.min_position, lim.max_position, lim.velocity_limit, lim.effort_limit) == (-1.0, 1.0, 3.0, 2.0)
     assert "jc" in model.joints
+
+
+def test_a_force_torque_sensor_in_its_own_frame_without_origin_is_written_as_read() -> None:
+    """URDF -> URDF wrote <frame>sensor</frame> without <origin> as <frame>child</frame> (the same pose, another
+    document)."""
+    text = f"""<robot name="r"><link name="a"><inertial><mass value="1"/>{INERTIA}</inertial></link>
+      <link name="b"><inertial><mass value="1"/>{INERTIA}</inertial></link>
+      <joint name="j" type="fixed"><parent link="a"/><child link="b"/><origin xyz="0 0 1"/></joint>
+      <sensor name="ft" type="force_torque"><parent joint="j"/><force_torque><frame>sensor</frame>
+      <measure_direction>child_to_parent</measure_direction></force_torque></sensor></robot>"""
+    sensor = etree.fromstring(export_model(load_model(text), "urdf").encode()).find("sensor")
+    assert sensor.findtext("force_torque/frame") == "sensor" and sensor.find("origin") is None

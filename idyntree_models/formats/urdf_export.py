@@ -564,6 +564,8 @@ def _sensor_element(root: etree._Element, model: Model, sensor, diag: Diagnostic
             frame = "child"
         elif sensor.frame == "parent" and _same_pose(parent_H_sensor, np.eye(4)):
             frame = "parent"
+        elif sensor.frame == "sensor" and np.array_equal(child_H_sensor, np.eye(4)):
+            frame = "sensor"  # (no <origin>: the child's frame, as it was read)
         elif np.array_equal(child_H_sensor, np.eye(4)):
             frame = "child"
         elif np.array_equal(parent_H_sensor, np.eye(4)):
