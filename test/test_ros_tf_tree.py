@@ -20,6 +20,7 @@ urdf_parser = pytest.importorskip("urdf_parser_py.urdf")
 
 from idyntree_models_interfaces.srv import GetModel  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
+from std_msgs.msg import String  # noqa: E402
 from tf2_msgs.msg import TFMessage  # noqa: E402
 
 from conftest import MODELS  # noqa: E402
@@ -99,3 +100,51 @@ def test_published_frame_tree_is_the_urdf_joint_tree(name):
     assert {p for p, _ in pairs} - set(children) == {root}  # the TF root is the URDF's root link
     if name == "ur10":
         assert ("world", "base_link") in static_pairs and root == "world"
+
+
+OFF_AXIS_SDF = """<sdf version="1.9"><model name="m">
+  <link name="base"><pose>0 0 0.5 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+  <link name="arm"><pose>0 0 1 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+  <link name="hand"><pose>0 0 1.5 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+  <joint name="anchor" type="fixed"><parent>world</parent><child>base</child></joint>
+  <joint name="elbow" type="revolute"><pose>0.2 0 0 0 0 0</pose><parent>base</parent><child>arm</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis></joint>
+  <joint name="wrist" type="ball"><parent>arm</parent><child>hand</child></joint>
+</model></sdf>"""
+
+
+def test_every_link_of_an_exported_description_has_a_transform(tmp_path):
+    """An SDF (SKEL, MJCF) model is published as its URDF export, which writes a joint axis off its child's origin
+    through an `_axis_offset` link, SDF's joint to the world as a `world` link and a ball joint as three revolutes:
+    /tf published none of the first two, so RViz found no transform for them (18 of 173 corpus models)."""
+    path = tmp_path / "m.sdf"
+    path.write_text(OFF_AXIS_SDF)
+    server = start_server(62, {"model_file": str(path), "publish_frequency": 0.0})
+    probe = Probe(62)
+    try:
+        description = probe.collect(String, "robot_description", latched_qos())
+        static = probe.collect(TFMessage, "/tf_static", latched_qos())
+        tf = probe.collect(TFMessage, "/tf", tf_qos())
+        probe.spin_until(lambda: bool(description) and bool(static), what="robot_description and /tf_static")
+        robot = urdf_parser.URDF.from_xml_string(description[-1].data)
+        moving = {(j.parent, j.child) for j in robot.joints if j.type not in ("fixed", "floating")}
+        pub = probe.node.create_publisher(JointState, "joint_states", 10)
+        names = [j.name for j in robot.joints if j.type not in ("fixed", "floating")]
+        msg = JointState(name=names, position=[0.1] * len(names))
+
+        def done() -> bool:
+            pub.publish(msg)
+            return {(t.header.frame_id, t.child_frame_id) for m in tf for t in m.transforms} >= moving
+
+        probe.spin_until(done, what="/tf of every moving joint")
+        pairs = {(t.header.frame_id, t.child_frame_id) for m in static[-1:] + tf for t in m.transforms}
+    finally:
+        probe.close()
+        server.stop()
+        print(server.output())
+    links = {link.name for link in robot.links}
+    assert {"world", "arm_axis_offset", "spherical_fake_wrist_link1", "spherical_fake_wrist_link2"} <= links, links
+    framed = {c for _, c in pairs} | {p for p, _ in pairs}
+    assert links <= framed, f"no transform for {sorted(links - framed)}"
+    fixed = {(j.parent, j.child) for j in robot.joints if j.type == "fixed"}
+    assert fixed | moving <= pairs, sorted((fixed | moving) - pairs)

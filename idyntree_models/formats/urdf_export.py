@@ -306,6 +306,14 @@ def _same_pose(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.max(np.abs(np.asarray(a) - np.asarray(b))) <= _SAME_POSE)
 
 
+def urdf_form(model: Model) -> Model:
+    """The model as the URDF export writes it: SDF's fixed joint to the world as a `world` link, spherical joints as
+    three revolutes, joint axes through their child's origin (an `_axis_offset` link where one is not).  The
+    model itself when nothing changes.  The ROS node publishes its frames along this tree, so that every link of the
+    robot_description it publishes has a transform."""
+    return _prepare(model, ExportOptions(), Diagnostics(None))
+
+
 # -- model preparation ---------------------------------------------------------------------
 def _prepare(model: Model, options: ExportOptions, diag: Diagnostics) -> Model:
     """The model with every joint in a URDF form (spherical unfolded, axis offsets split): a copy when

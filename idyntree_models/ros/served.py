@@ -15,9 +15,9 @@ import numpy as np
 
 from ..errors import ModelError
 from ..formats import detect_format
+from ..formats.urdf_export import urdf_form
 from ..model.kinematics import JointPoses, Kinematics
 from ..model.model import ForceTorqueSensor, JointType, LinkSensor, Model, SensorType
-from ..model.spherical import unfold_spherical_joints
 from ..model.topology import frame_edge, root_frame, tree_order
 from .tf_codec import TFTemplate, transforms_to_xyz_xyzw
 
@@ -73,12 +73,11 @@ class ServedModel:
         self.format = fmt
         self.prefix = prefix
         self.warnings = list(warnings or [])
-        # The frames follow the published robot_description's tree.  URDF has no spherical joint: the
-        # description writes each as three revolutes through massless links (unfold_spherical_joints), so
-        # /tf publishes those edges too (else RViz finds no transform for the massless links, and a
-        # joint_states naming one of the three would reset the other two).
-        spherical = any(j.type is JointType.SPHERICAL for j in model.joints.values())
-        self.tree = unfold_spherical_joints(model) if spherical else model
+        # The frames follow the published robot_description's tree, as the URDF export writes it (urdf_form): each
+        # spherical joint as three revolutes through massless links, a joint axis off its child's origin through an
+        # `_axis_offset` link, SDF's joint to the world as a `world` link.  /tf publishes those edges too, else RViz
+        # finds no transform for those links (and a joint_states naming one of three revolutes would reset the others).
+        self.tree = urdf_form(model)
         self.kin = Kinematics(self.tree)  # raises ModelError for models it cannot move (e.g. bad mimic)
         self.root_frame = root_frame(self.tree)  # a frame above the root link (`world`), or None
         self.root = self.root_frame or tree_order(model).root  # the TF root: the description's root link
