@@ -148,3 +148,19 @@ def test_every_link_of_an_exported_description_has_a_transform(tmp_path):
     assert links <= framed, f"no transform for {sorted(links - framed)}"
     fixed = {(j.parent, j.child) for j in robot.joints if j.type == "fixed"}
     assert fixed | moving <= pairs, sorted((fixed | moving) - pairs)
+
+
+def test_a_sensor_named_as_a_link_of_the_published_tree_gets_its_own_frame():
+    """A sensor's frame name was checked against the model, not against the tree /tf publishes (the URDF form adds
+    a `world` link for SDF's joint to the world): a camera named `world` made world -> base and base -> world."""
+    from idyntree_models import load_model
+    from idyntree_models.ros.served import ServedModel
+
+    text = """<sdf version="1.9"><model name="m">
+      <joint name="fix" type="fixed"><parent>world</parent><child>base</child></joint>
+      <link name="base"><inertial><mass>1</mass></inertial>
+        <sensor name="world" type="camera"><pose>0 0 0.1 0 0 0</pose></sensor></link></model></sdf>"""
+    served = ServedModel(load_model(text, format="sdf", add_sensor_frames_as_additional_frames=False), text, "sdf")
+    children = [f.child for f in served.static_frames]
+    assert len(children) == len(set(children)), served.static_frames  # one parent each: no loop
+    assert [s.frame for s in served.sensors] == ["world_sensor_frame"]

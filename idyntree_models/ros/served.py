@@ -107,7 +107,7 @@ class ServedModel:
 
     def _sensors(self) -> list[SensorInfo]:
         m = self.model
-        taken = set(m.links) | set(m.frames)
+        taken = set(self.tree.links) | set(self.tree.frames)  # the names /tf publishes (the URDF form adds some)
         infos = []
         for s in m.sensors.values():
             link, pose = s.frame_link, s.frame_transform
