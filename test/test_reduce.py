@@ -378,3 +378,11 @@ def test_a_force_torque_sensor_across_a_joint_fixed_at_its_lock_agrees_with_that
         np.testing.assert_allclose(getattr(s, kept), getattr(before, kept), atol=1e-12)
     back = load_model(export_model(reduced, "idyntree-model-json"), format="idyntree-model-json")
     assert set(back.sensors) == {"ft_parent", "ft_child"}
+
+
+def test_keeping_a_revolute_of_the_urdf_form_of_a_spherical_joint_says_which_joint_to_keep() -> None:
+    """The node's description and /tf name a spherical joint's three revolutes; reduced_joints takes the model's."""
+    model = load_model(REPO / "idyntree_models/data/demo_arm.urdf")
+    with pytest.raises(ModelError, match="one of the three revolutes URDF writes for spherical joint 'shoulder': keep 'shoulder'"):
+        reduce(model, ["spherical_rev_shoulder_y"])
+    assert "shoulder" in reduce(model, ["shoulder"]).joints

@@ -36,6 +36,7 @@ from .model import (
     Model,
     Shape,
 )
+from .spherical import REV_JOINT
 from .topology import TreeOrder, tree_order
 from .transforms import inverse, unit_quaternions
 from .validation import validate
@@ -132,7 +133,12 @@ def reduce(
     keep_list = list(dict.fromkeys(keep))
     unknown = [name for name in keep_list if name not in model.joints]
     if unknown:
-        raise ModelError(f"cannot keep joint(s) {', '.join(repr(n) for n in unknown)}: the model has no such joint")
+        # the URDF form's names of a spherical joint (its description and /tf): the model has the joint itself
+        hints = [f"'{n}' is one of the three revolutes URDF writes for spherical joint '{j}': keep '{j}'"
+                 for n in unknown for j in model.joints
+                 if model.joints[j].type is JointType.SPHERICAL and n in {REV_JOINT.format(joint=j, axis=a) for a in "xyz"}]
+        raise ModelError(f"cannot keep joint(s) {', '.join(repr(n) for n in unknown)}: the model has no such joint"
+                         + (f" ({'; '.join(hints)})" if hints else ""))
     kept = set(keep_list)
     locked = dict(locked or {})
     positions = _locked_positions(model, kept, locked)
