@@ -734,3 +734,16 @@ def test_sensors_that_would_share_a_name_are_all_read() -> None:
              SensorType.GYROSCOPE: int(mujoco.mjtSensor.mjSENS_GYRO)}
     assert sorted(kinds[s.sensor_type] for s in model.sensors.values()) == theirs
     assert set(model.sensors) == {"imu", "imu_1"} and [w for w in warnings if "read as 'imu_1'" in w], warnings
+
+
+def test_a_sensor_s_own_name_stays_its_own() -> None:
+    """A name taken from a site gives way to a sensor that has it as its own (in MuJoCo, 'imu' is the gyro)."""
+    text = ('<mujoco model="m"><worldbody><body name="base"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
+            '<site name="imu" pos="0.1 0 0"/></body></worldbody>'
+            '<sensor><accelerometer site="imu"/><gyro name="imu" site="imu"/></sensor></mujoco>')
+    m = mujoco.MjModel.from_xml_string(text)
+    gyro = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_SENSOR, "imu")
+    assert m.sensor_type[gyro] == mujoco.mjtSensor.mjSENS_GYRO
+    model = load_model(text, format="mjcf")
+    assert model.sensors["imu"].sensor_type is SensorType.GYROSCOPE
+    assert model.sensors["imu_1"].sensor_type is SensorType.ACCELEROMETER

@@ -164,3 +164,25 @@ def test_a_sensor_named_as_a_link_of_the_published_tree_gets_its_own_frame():
     children = [f.child for f in served.static_frames]
     assert len(children) == len(set(children)), served.static_frames  # one parent each: no loop
     assert [s.frame for s in served.sensors] == ["world_sensor_frame"]
+
+
+def test_robot_sensors_name_the_links_of_the_published_description():
+    """A force/torque sensor on a joint whose axis is off its child's origin is on the `_axis_offset` link in the
+    description (its joint's child there); robot_sensors named the model's child, no link of that joint, and its
+    frame was published twice (on each link)."""
+    from idyntree_models import export_model, load_model
+    from idyntree_models.ros.served import ServedModel
+
+    text = """<sdf version="1.9"><model name="m"><link name="base"><inertial><mass>1</mass></inertial></link>
+      <link name="arm"><pose>0 0 1 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+      <joint name="elbow" type="revolute"><pose>0.2 0 0 0 0 0</pose><parent>base</parent><child>arm</child>
+        <axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis>
+        <sensor name="elbow_ft" type="force_torque"><force_torque><frame>child</frame></force_torque></sensor></joint>
+      </model></sdf>"""
+    model = load_model(text, format="sdf")
+    served = ServedModel(model, text, "sdf")
+    elbow = next(j for j in urdf_parser.URDF.from_xml_string(export_model(model, "urdf")).joints if j.name == "elbow")
+    (info,) = served.sensors
+    assert {info.first_link, info.second_link} == {elbow.parent, elbow.child}, (info, elbow.parent, elbow.child)
+    edges = [(f.parent, f.child) for f in served.static_frames if f.child.startswith("elbow_ft")]
+    assert edges == [(elbow.child, "elbow_ft")] and info.frame == "elbow_ft"

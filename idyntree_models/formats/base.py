@@ -225,6 +225,7 @@ class Diagnostics(Record):
     source: str | None = None
     warnings: list[str] = field(default_factory=list)
     strict: bool = False
+    quiet: bool = False  # collect without logging (a preparation whose warnings the real export says)
     _seen: set[str] = field(default_factory=set, repr=False)
 
     def warn(self, message: str) -> None:
@@ -236,4 +237,5 @@ class Diagnostics(Record):
         self._seen.add(key)
         text = f"{self.source}: {message}" if self.source else message
         self.warnings.append(text)
-        log.warning(text)
+        if not self.quiet:
+            log.warning(text)

@@ -1288,6 +1288,10 @@ class _Importer:
         ft_names: dict[str, list[str | None]] = {}  # the MJCF names of each site's force and torque sensors
         other: set[str] = set()
         by_site_ft = {v["site"]: k for k, v in self.extras.get("force_torque", {}).items()}
+        # names a sensor has of its own (MJCF's name=, our export's extras): a name taken from a site gives way to them
+        self.sensor_names = {s.get("name") for block in self.root.findall("sensor") for s in block
+                             if isinstance(s.tag, str) and s.tag not in ("force", "torque") and s.get("name")}
+        self.sensor_names |= set(self.extras.get("force_torque", {})) | set(self.extras.get("other_sensors", {}))
         for block in self.root.findall("sensor"):
             for s in block:
                 if not isinstance(s.tag, str):
@@ -1316,15 +1320,15 @@ class _Importer:
                     other.add(s.tag)
                     continue
                 link, pose, _ = self.sites[site]
-                name = s.get("name") or site
-                self._add_sensor(LinkSensor(name, parent_link=link, link_H_sensor=pose.copy(), sensor_type=kind))
+                self._add_sensor(LinkSensor(s.get("name") or site, parent_link=link, link_H_sensor=pose.copy(),
+                                            sensor_type=kind), derived=not s.get("name"))
         for site, kinds in ft_sites.items():
             link, pose, _ = self.sites[site]
             joint = next((j for j in self.model.joints.values() if j.child == link), None)
             if joint is None:
                 self.diag.warn(f"MJCF: force/torque sensor on site '{site}': its body has no parent joint (ignored)")
                 continue
-            name = by_site_ft.get(site, site)
+            name = by_site_ft.get(site) or self._sensor_name(site)
             renamed = [n for n in ft_names[site] if n is not None and n != name]
             if renamed and site not in by_site_ft:  # (our export's names are derived from the sensor's)
                 self.diag.warn(f"MJCF: {' and '.join(kinds)} sensor(s) {', '.join(map(repr, renamed))} on site "
@@ -1345,13 +1349,22 @@ class _Importer:
         if other:
             self.diag.warn(f"MJCF: sensor type(s) {', '.join(sorted(other))} not represented (ignored)")
 
-    def _add_sensor(self, sensor) -> None:
-        """Add a sensor under its own name, or made unique with a warning: unnamed MJCF sensors take their site's
-        name here (an accelerometer and a gyro on one site), which another sensor may have."""
-        if sensor.name in self.model.sensors:
+    def _sensor_name(self, wanted: str) -> str:
+        """A name for a sensor that has none of its own (it takes its site's or body's): `wanted`, or made unique
+        against the sensors read and the names other sensors have of their own, with a warning."""
+        name = unique_name(wanted, lambda n: n in self.model.sensors or n in self.sensor_names)
+        if name != wanted:
+            self.diag.warn(f"MJCF: an unnamed sensor on '{wanted}' takes that name, which another sensor has: "
+                           f"read as '{name}'")
+        return name
+
+    def _add_sensor(self, sensor, derived: bool = False) -> None:
+        """Add a sensor: under its own name, or, where it has none (`derived`), under one _sensor_name gives."""
+        if derived:
+            sensor.name = self._sensor_name(sensor.name)
+        elif sensor.name in self.model.sensors:  # (MuJoCo refuses two sensors of one name: a defensive rename)
             name = unique_name(sensor.name, self.model.sensors)
-            self.diag.warn(f"MJCF: a {sensor.type.value} sensor would be named '{sensor.name}' as another sensor is "
-                           f"(an unnamed MJCF sensor takes its site's name): read as '{name}'")
+            self.diag.warn(f"MJCF: two sensors are named '{sensor.name}': the second is read as '{name}'")
             sensor.name = name
         self.model.add_sensor(sensor)
 
@@ -1368,7 +1381,7 @@ class _Importer:
         if link not in self.model.links:
             raise self.r.error(s, f"unknown body '{objname}'")
         self._add_sensor(LinkSensor(name, parent_link=link, link_H_sensor=np.eye(4),
-                                         sensor_type=SensorType.ANGULAR_ACCELEROMETER))
+                                    sensor_type=SensorType.ANGULAR_ACCELEROMETER), derived=not s.get("name"))
 
     def _equalities(self) -> None:
         for block in self.root.findall("equality"):

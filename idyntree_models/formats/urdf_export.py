@@ -311,7 +311,7 @@ def urdf_form(model: Model) -> Model:
     three revolutes, joint axes through their child's origin (an `_axis_offset` link where one is not).  The
     model itself when nothing changes.  The ROS node publishes its frames along this tree, so that every link of the
     robot_description it publishes has a transform."""
-    return _prepare(model, ExportOptions(), Diagnostics(None))
+    return _prepare(model, ExportOptions(), Diagnostics(None, quiet=True))  # (the export of the description says them)
 
 
 # -- model preparation ---------------------------------------------------------------------
@@ -433,6 +433,10 @@ def _move_ft_sensors(model: Model, joint: str, old: str, new: str, new_H_old: np
     for sensor in model.sensors.values():
         if not isinstance(sensor, ForceTorqueSensor) or sensor.parent_joint != joint:
             continue
+        frame = model.frames.get(sensor.name)  # its own frame (add_sensor_frames) goes with it, as a reader makes it
+        if (frame is not None and frame.parent_link == old == sensor.frame_link
+                and _same_pose(frame.link_H_frame, sensor.frame_transform)):
+            model.frames[sensor.name] = Frame(frame.name, new, new_H_old @ frame.link_H_frame)
         if sensor.first_link == old:
             sensor.first_link, sensor.first_link_H_sensor = new, new_H_old @ sensor.first_link_H_sensor
         if sensor.second_link == old:

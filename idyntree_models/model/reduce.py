@@ -70,12 +70,21 @@ def combine_inertias(parts: Iterable[tuple[Inertia, np.ndarray]]) -> Inertia:
     return Inertia(mass, com, 0.5 * (inertia + inertia.T))
 
 
+def _spherical_hint(model: Model, names: list[str], verb: str) -> str:
+    """For names of the three revolutes the URDF form writes for a spherical joint (the node's description and /tf
+    show them): which joint of the model to `verb` instead."""
+    hints = [f"'{n}' is one of the three revolutes URDF writes for spherical joint '{j.name}': {verb} '{j.name}'"
+             for n in names for j in model.joints.values()
+             if j.type is JointType.SPHERICAL and n in {REV_JOINT.format(joint=j.name, axis=a) for a in "xyz"}]
+    return f" ({'; '.join(hints)})" if hints else ""
+
+
 def _locked_positions(model: Model, keep: set[str], locked: Mapping[str, object]) -> dict[str, object]:
     """Positions of every locked joint (given, mimicked or zero), after checking the request."""
     for name, value in locked.items():
         joint = model.joints.get(name)
         if joint is None:
-            raise ModelError(f"cannot lock joint '{name}': the model has no such joint")
+            raise ModelError(f"cannot lock joint '{name}': the model has no such joint" + _spherical_hint(model, [name], "lock"))
         if name in keep:
             raise ModelError(f"joint '{name}' is both kept and locked")
         if joint.type is JointType.SPHERICAL:
@@ -133,12 +142,8 @@ def reduce(
     keep_list = list(dict.fromkeys(keep))
     unknown = [name for name in keep_list if name not in model.joints]
     if unknown:
-        # the URDF form's names of a spherical joint (its description and /tf): the model has the joint itself
-        hints = [f"'{n}' is one of the three revolutes URDF writes for spherical joint '{j}': keep '{j}'"
-                 for n in unknown for j in model.joints
-                 if model.joints[j].type is JointType.SPHERICAL and n in {REV_JOINT.format(joint=j, axis=a) for a in "xyz"}]
         raise ModelError(f"cannot keep joint(s) {', '.join(repr(n) for n in unknown)}: the model has no such joint"
-                         + (f" ({'; '.join(hints)})" if hints else ""))
+                         + _spherical_hint(model, unknown, "keep"))
     kept = set(keep_list)
     locked = dict(locked or {})
     positions = _locked_positions(model, kept, locked)

@@ -106,8 +106,8 @@ class ServedModel:
         return out
 
     def _sensors(self) -> list[SensorInfo]:
-        m = self.model
-        taken = set(self.tree.links) | set(self.tree.frames)  # the names /tf publishes (the URDF form adds some)
+        m = self.tree  # the sensors as the description has them (on an axis offset's link, say), by the names /tf has
+        taken = set(m.links) | set(m.frames)
         infos = []
         for s in m.sensors.values():
             link, pose = s.frame_link, s.frame_transform
