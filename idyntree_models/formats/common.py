@@ -264,8 +264,7 @@ def report_source_structure(model: Model, fmt: str, diag: Diagnostics) -> None:
         if moved:
             diag.warn(f"{len(moved)} shape(s) of links that are frames here are written on the links those are fixed "
                       f"to ({fmt} has no shapes on frames): {listed(moved, 5)}")
-    world_joints = model.metadata.get("sdf_world_joints") or {}
-    if fmt == "idyntree-model-json" and world_joints:
+    if fmt == "idyntree-model-json":
         report_world_joints(model, fmt, diag, written=())
     if model.metadata.get("static") and fmt != "sdf":
         diag.warn(f"the model is static in SDF (it stays where it is, whatever its joints): {fmt} has no such flag, so "
@@ -276,6 +275,14 @@ def report_source_structure(model: Model, fmt: str, diag: Diagnostics) -> None:
         p = np.asarray(pose, dtype=float)
         diag.warn(f"the pose of the base '{base}' in the world (at {format_numbers(p[:3, 3], 'the base pose')}) is not "
                   f"written: the {fmt} written has its base at the origin")
+
+
+def base_world_joint(model: Model, base: str) -> str | None:
+    """The SDF fixed joint from the world to `base` (model.metadata "sdf_world_joints", which the SDF reader folds
+    away), if any: the URDF and MJCF exporters put the base where it puts it.  A link fixed to the world beside the
+    base is joined to it by a joint of the model ("joined_to_base_by"), and is not this."""
+    return next((name for name, d in (model.metadata.get("sdf_world_joints") or {}).items()
+                 if d.get("child") == base and "joined_to_base_by" not in d), None)
 
 
 def report_world_joints(model: Model, fmt: str, diag: Diagnostics, written: Collection[str], why: str = "") -> None:
@@ -295,8 +302,8 @@ def report_materials(model: Model, fmt: str, diag: Diagnostics, *, names: bool, 
 
     An SDF model's material names are its scripts' (kept with the script, and written back by the SDF writer)."""
     kept_names = names or "sdf_version" in model.metadata
-    named: dict[str, int] = {}
-    textures: dict[str, int] = {}
+    named: dict[str, None] = {}  # (ordered sets: each name once, in the order met)
+    textures: dict[str, None] = {}
     coloured = 0
     for link in model.links.values():
         for kind, shapes in (("visual", link.visuals), ("collision", link.collisions)):
@@ -308,9 +315,9 @@ def report_materials(model: Model, fmt: str, diag: Diagnostics, *, names: bool, 
                     coloured += 1
                     continue
                 if m.name and not kept_names:
-                    named[m.name] = named.get(m.name, 0) + 1
+                    named[m.name] = None
                 if m.texture:
-                    textures[m.texture] = textures.get(m.texture, 0) + 1
+                    textures[m.texture] = None
     lost = []
     if named:
         lost.append(f"the names of {len(named)} material(s) ({listed(list(named), 5)})")

@@ -76,6 +76,7 @@ from ..model.transforms import (
 from .base import Diagnostics, ExportOptions, LoadOptions
 from .common import (
     FREE_JOINT_AXES,
+    base_world_joint,
     binary_stl_triangles,
     format_number,
     format_numbers,
@@ -161,23 +162,22 @@ class _Exporter:
         # joint) or it is asked for: else MuJoCo welds the base there
         root = self.tree.root
         pose = model.metadata.get("base_pose")
-        fixed = [name for name, d in (model.metadata.get("sdf_world_joints") or {}).items()
-                 if d.get("child") == root and "joined_to_base_by" not in d]
-        if pose is None and fixed:
-            pose = model.metadata["sdf_world_joints"][fixed[0]]["model_H_child"]
+        fixed = base_world_joint(model, root)
+        if pose is None and fixed is not None:
+            pose = model.metadata["sdf_world_joints"][fixed]["model_H_child"]
         top = root_frame(model, root) if pose is None else None
         if top == "world":
             pose = inverse(model.frames[top].link_H_frame)
         self.world_H_base = np.array(pose, dtype=float) if pose is not None and root != "world" else np.eye(4)
         self.base_free_joint: str | None = None
-        if root != "world" and (options.mjcf_free_joint or not (fixed or top == "world")):
+        if root != "world" and (options.mjcf_free_joint or not (fixed is not None or top == "world")):
             source = model.metadata.get("mjcf_free_joint", model.metadata.get("floating_base_joint"))
             if source is not None:
                 self.base_free_joint = str(source)
             elif options.mjcf_free_joint:
                 self.base_free_joint = f"{root}_free_joint"
-        report_world_joints(model, "MJCF", diag, written=fixed[:1] if self.base_free_joint is None else (),
-                            why="the base has a free joint (mjcf_free_joint)" if fixed else "")
+        report_world_joints(model, "MJCF", diag, written=(fixed,) if self.base_free_joint is None else (),
+                            why="the base has a free joint (mjcf_free_joint)" if fixed is not None else "")
         self.meshes: dict[tuple[str, tuple[float, ...]], str] = {}
         self.missing_meshes: list[str] = []
         self.unbalanced: list[str] = []

@@ -46,7 +46,7 @@ from ..model.spherical import unfold_spherical_joints
 from ..model.topology import frame_edge, root_frame, tree_order
 from ..model.transforms import inverse, matrix_to_rpy, rpy_xyz_to_transform, translation, vector_norm
 from .base import Diagnostics, ExportOptions
-from .common import MAX_DISTANCE, format_number, format_number_list, format_numbers
+from .common import MAX_DISTANCE, base_world_joint, format_number, format_number_list, format_numbers
 from .xmlutil import attribute_prefixes
 
 # poses closer than this are "the same" when deciding that a frame is a sensor's own frame
@@ -306,6 +306,9 @@ def _same_pose(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.max(np.abs(np.asarray(a) - np.asarray(b))) <= _SAME_POSE)
 
 
+WORLD = "world"  # the link URDF writes above a base fixed to the world (robot_state_publisher's, Gazebo's)
+
+
 def urdf_form(model: Model) -> Model:
     """The model as the URDF export writes it: SDF's fixed joint to the world as a `world` link, spherical joints as
     three revolutes, joint axes through their child's origin (an `_axis_offset` link where one is not).  The
@@ -351,13 +354,11 @@ def _world_joint_as_link(model: Model, diag: Diagnostics) -> Model:
     if not joints:
         return model
     base = model.default_base_link or tree_order(model).root
-    written = None
+    written = base_world_joint(model, base)
+    if written is not None and (WORLD in model.links or WORLD in model.frames or written in model.joints):
+        written = None  # (the names it needs are taken)
     for name, d in joints.items():
-        if (written is None and d.get("type") == "fixed" and d.get("child") == base and "joined_to_base_by" not in d
-                and WORLD not in model.links and WORLD not in model.frames and name not in model.joints):
-            written = name
-            continue
-        if "joined_to_base_by" not in d or d["joined_to_base_by"] not in model.joints:
+        if name != written and d.get("joined_to_base_by") not in model.joints:
             diag.warn(f"SDF {d.get('type', 'fixed')} joint '{name}' from the world to '{d.get('child')}' is not "
                       "written: URDF holds one fixed joint from a 'world' link to the root link, and no other")
     if written is None:
@@ -368,9 +369,6 @@ def _world_joint_as_link(model: Model, diag: Diagnostics) -> Model:
     model.metadata["frame_joints"] = {WORLD: FrameJoint(written, frame_is_parent=True),
                                       **(model.metadata.get("frame_joints") or {})}
     return model
-
-
-WORLD = "world"
 
 
 def _axis_offset(joint: Joint) -> np.ndarray | None:

@@ -36,7 +36,7 @@ from .model import (
     Model,
     Shape,
 )
-from .spherical import REV_JOINT
+from .spherical import revolute_names
 from .topology import TreeOrder, tree_order
 from .transforms import inverse, unit_quaternions
 from .validation import validate
@@ -75,7 +75,7 @@ def _spherical_hint(model: Model, names: list[str], verb: str) -> str:
     show them): which joint of the model to `verb` instead."""
     hints = [f"'{n}' is one of the three revolutes URDF writes for spherical joint '{j.name}': {verb} '{j.name}'"
              for n in names for j in model.joints.values()
-             if j.type is JointType.SPHERICAL and n in {REV_JOINT.format(joint=j.name, axis=a) for a in "xyz"}]
+             if j.type is JointType.SPHERICAL and n in revolute_names(j.name)]
     return f" ({'; '.join(hints)})" if hints else ""
 
 

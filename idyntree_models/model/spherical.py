@@ -149,6 +149,11 @@ def _merge_offset_joint(model: Model, joint: Joint) -> None:
     joint.rest_transform = joint.rest_transform @ offset.rest_transform
 
 
+def revolute_names(joint: str) -> list[str]:
+    """The three revolute joints that unfold_spherical_joints makes of spherical joint `joint`, x, y, z."""
+    return [REV_JOINT.format(joint=joint, axis=a) for a in "xyz"]
+
+
 def unfold_spherical_joints(model: Model) -> Model:
     """A copy of the model where each spherical joint J is three continuous joints.
 
@@ -159,8 +164,7 @@ def unfold_spherical_joints(model: Model) -> Model:
     for joint in model.joints.values():  # (the three revolutes' names must be free: else one would replace another)
         if joint.type is JointType.SPHERICAL:
             j = joint.name
-            made = [FAKE_LINK.format(joint=j, index=i) for i in (1, 2, 3)] + [
-                REV_JOINT.format(joint=j, axis=a) for a in "xyz"] + [OFFSET_JOINT.format(joint=j)]
+            made = [FAKE_LINK.format(joint=j, index=i) for i in (1, 2, 3)] + revolute_names(j) + [OFFSET_JOINT.format(joint=j)]
             clash = [n for n in made if n in model.links or n in model.joints or n in model.frames]
             if clash:
                 raise ModelError(f"cannot write spherical joint '{j}' as three revolute joints: the model already "
@@ -186,8 +190,7 @@ def unfold_spherical_joints(model: Model) -> Model:
         axes = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
         chain = [(joint.parent, names[0], rest @ translation(c_child)), (names[0], names[1], np.eye(4)),
                  (names[1], last, np.eye(4))]
-        for (parent, child, origin), axis, label in zip(chain, axes, "xyz"):
-            name = REV_JOINT.format(joint=j, axis=label)
+        for (parent, child, origin), axis, name in zip(chain, axes, revolute_names(j)):
             joints[name] = Joint(name, JointType.REVOLUTE, parent, child, origin, axis=axis)
         if offset:
             name = OFFSET_JOINT.format(joint=j)

@@ -592,14 +592,9 @@ def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan,
         jt = "prismatic"
     else:
         jt = "continuous" if joint.is_continuous else "revolute"
-    pitch = _screw_pitch(model, joint)
+    pitch = _screw_pitch(model, joint, jt, diag)
     if pitch is not None:
         jt = "screw"  # (read as a revolute joint, with a warning: written back as the screw it was)
-    elif joint.name in (model.metadata.get("sdf_screw_joints") or {}) and joint.type is JointType.REVOLUTE:
-        given = ", ".join(f"<{k}> {v!r}" for k, v in model.metadata["sdf_screw_joints"][joint.name].items()
-                          if k in ("thread_pitch", "screw_thread_pitch"))
-        diag.warn(f"screw joint '{joint.name}' is written as a {jt} joint: its pitch ({given}) gives no finite, "
-                  "non-zero <thread_pitch>")
     what = f"joint '{joint.name}'"
     je = _sub(plan.scopes[scope], "joint", name=plan.local(out) if scope else out, type=jt)
     child_H_joint = np.eye(4)
@@ -623,9 +618,10 @@ def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan,
     return je
 
 
-def _screw_pitch(model: Model, joint: Joint) -> float | None:
+def _screw_pitch(model: Model, joint: Joint, jt: str, diag: Diagnostics) -> float | None:
     """SDF 1.9's <thread_pitch> of a joint the reader approximated by a revolute one (model.metadata
-    "sdf_screw_joints"), else None.  1.10's <screw_thread_pitch> (metres per turn) is -2 pi / thread_pitch."""
+    "sdf_screw_joints"), else None; a pitch that gives none is named, the joint written as `jt`.  1.10's
+    <screw_thread_pitch> (metres per turn) is -2 pi / thread_pitch."""
     extra = (model.metadata.get("sdf_screw_joints") or {}).get(joint.name)
     if joint.type is not JointType.REVOLUTE or not isinstance(extra, dict):
         return None
@@ -635,7 +631,12 @@ def _screw_pitch(model: Model, joint: Joint) -> float | None:
         metres = float(extra.get("screw_thread_pitch", 0.0))
         with np.errstate(all="ignore"):
             pitch = -2.0 * math.pi / metres if metres else math.inf
-    return pitch if math.isfinite(pitch) and pitch != 0.0 else None
+    if math.isfinite(pitch) and pitch != 0.0:
+        return pitch
+    given = ", ".join(f"<{k}> {v!r}" for k, v in extra.items() if k in ("thread_pitch", "screw_thread_pitch"))
+    diag.warn(f"screw joint '{joint.name}' is written as a {jt} joint: its pitch ({given}) gives no finite, "
+              "non-zero <thread_pitch>")
+    return None
 
 
 def _axis_el(je: etree._Element, joint: Joint, child: str, diag: Diagnostics) -> None:
