@@ -1445,9 +1445,13 @@ def _text(v) -> bool:
     return isinstance(v, str)
 
 
+def _texts(v) -> bool:
+    return isinstance(v, list) and all(map(_text, v))
+
+
 _EXTRAS = {
     "world_link": lambda v: isinstance(v, bool),
-    "balanced_by_mujoco": lambda v: isinstance(v, list) and all(map(_text, v)),
+    "balanced_by_mujoco": _texts,
     "velocity_limits": _table(_number),
     "effort_limits": _table(_number),
     "position_limits": _table(_numbers(2)),
@@ -1455,7 +1459,7 @@ _EXTRAS = {
                             and isinstance(v.get("inertia"), list) and len(v["inertia"]) == 3
                             and all(map(_numbers(3), v["inertia"]))),
     "fixed_joints": _table(_text),
-    "sensor_sites": lambda v: isinstance(v, list) and all(map(_text, v)),
+    "sensor_sites": _texts,
     "force_torque": _table(_fields(site=_text, applied_wrench_link=_text, frame=_text)),
     "other_sensors": _table(_fields(site=_text, subtype=lambda v: v is None or _text(v),
                                     properties=lambda v: v is None or isinstance(v, dict))),
