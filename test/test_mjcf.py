@@ -747,3 +747,52 @@ def test_a_sensor_s_own_name_stays_its_own() -> None:
     model = load_model(text, format="mjcf")
     assert model.sensors["imu"].sensor_type is SensorType.GYROSCOPE
     assert model.sensors["imu_1"].sensor_type is SensorType.ACCELEROMETER
+
+
+def _chain_urdf(n: int) -> str:
+    links = "".join(f'<link name="l{i}"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" '
+                    'iyz="0"/></inertial></link>' for i in range(n))
+    joints = "".join(f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+                     '<origin xyz="0 0 0.1"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>'
+                     '</joint>' for i in range(1, n))
+    return f'<robot name="chain">{links}{joints}</robot>'
+
+
+def test_deep_chain_as_deep_as_mujoco_reads_goes_there_and_back():
+    """MJCF nests a body per link: a 496-link chain is the deepest MuJoCo's parser takes (measured: one body more is
+    XML_ELEMENT_DEPTH_EXCEEDED), past libxml2's default limit of 256 levels, which refused our own export."""
+    text = export_model(load_model(_chain_urdf(496), "urdf"), "mjcf")
+    m = mujoco.MjModel.from_xml_string(text)
+    assert m.nbody == 497 and m.njnt == 495
+    back = load_model(text, "mjcf")
+    assert len(back.links) == 496 and back.joints["j495"].parent == "l494"
+
+
+def test_chain_deeper_than_mujoco_reads_is_refused_with_the_link():
+    for n in (497, 1000):  # (1000 was an internal RecursionError)
+        model = load_model(_chain_urdf(n), "urdf")
+        with pytest.raises(ModelError, match=rf"link 'l{n - 1}' is {n - 1} joints from the root.*MuJoCo reads at most 499"):
+            export_model(model, "mjcf")
+        with pytest.raises(ValueError, match="XML_ELEMENT_DEPTH_EXCEEDED"):
+            # the same chain written by hand: MuJoCo refuses it too, so refusing loses nothing MuJoCo could read
+            mujoco.MjModel.from_xml_string(
+                "<mujoco><worldbody>" + "".join(f'<body name="b{i}"><joint/><geom size="0.1"/>' for i in range(n))
+                + "</body>" * n + "</worldbody></mujoco>")
+
+
+def test_mjcf_nested_deeper_than_mujoco_reads_is_refused_with_its_line():
+    n = 600
+    text = ("<mujoco>\n<worldbody>\n" + "".join(f'<body name="b{i}">\n<geom size="0.1"/>\n' for i in range(n))
+            + "</body>" * n + "</worldbody></mujoco>")
+    with pytest.raises(ModelError) as e:
+        load_model(text, "mjcf")
+    assert "elements nest 603 levels deep; MuJoCo reads at most 499" in str(e.value)
+    assert e.value.line == 2 + 2 * n and "XML_PARSE_HUGE" not in str(e.value)
+
+
+def test_other_formats_say_what_a_too_deep_document_is():
+    """libxml2's own message named an option (XML_PARSE_HUGE) no user can set, and called a well-formed file malformed."""
+    text = '<sdf version="1.9"><model name="m">' + "<a>" * 300 + "</a>" * 300 + "</model></sdf>"
+    with pytest.raises(ModelError) as e:
+        load_model(text, "sdf")
+    assert "nest more than 256 levels deep" in str(e.value) and "malformed" not in str(e.value)

@@ -190,6 +190,12 @@ class _Exporter:
 
     def run(self) -> str:
         model, tree = self.model, self.tree
+        # <mujoco>, <worldbody>, a <body> per link below the world body, and the elements inside the deepest
+        deepest = max(tree.depth, key=tree.depth.__getitem__)
+        depth = 2 + tree.depth[deepest] + (tree.root != "world") + 1
+        if depth > MUJOCO_MAX_DEPTH:
+            raise ModelError(f"MJCF nests a body per link: link '{deepest}' is {tree.depth[deepest]} joints from the "
+                             f"root, which puts elements {depth} levels deep; {_DEPTH_REASON}")
         self.free = self._free_bodies()
         self._patch_massless()
         if tree.root == "world":  # the URDF convention for a fixed base: MuJoCo's world body is that link
@@ -579,6 +585,13 @@ def find_resource(uri: str, source_dir: str | None) -> str | None:
         except (OSError, ValueError):
             continue
     return None
+
+
+# MuJoCo's XML parser (tinyxml2) refuses an element nested 500 levels deep (XML_ELEMENT_DEPTH_EXCEEDED; measured with
+# MuJoCo 4.0: <mujoco>, <worldbody>, 496 nested bodies and a <geom> in the last load, one body more does not).  MJCF
+# nests a body per link, so a chain deeper than that has no MJCF form MuJoCo reads.
+MUJOCO_MAX_DEPTH = 499
+_DEPTH_REASON = f"MuJoCo reads at most {MUJOCO_MAX_DEPTH} (its XML parser's limit)"
 
 
 def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
@@ -1479,7 +1492,7 @@ def _extras_problem(extras) -> str | None:
 
 def load(text: str, options: LoadOptions, diag: Diagnostics) -> Model:
     """Read MJCF text (see the module docstring for what is understood)."""
-    root = parse_xml(text, diag.source)
+    root = parse_xml(text, diag.source, max_depth=MUJOCO_MAX_DEPTH, depth_reason=_DEPTH_REASON)
     if root.tag != "mujoco":
         raise ModelError(f"the root element is <{root.tag}>, not <mujoco>", source=diag.source, line=root.sourceline,
                          element=describe(root))

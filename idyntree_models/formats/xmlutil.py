@@ -120,22 +120,54 @@ def _syntax_error(e: etree.XMLSyntaxError, source: str | None) -> ModelError:
     line = e.lineno if e.lineno else None
     msg = (e.msg or str(e)).strip()
     msg = re.sub(r", line \d+, column \d+$", "", msg).strip()
+    if msg.startswith("Excessive depth in document"):  # well-formed: libxml2's limit, whose option no user can set
+        return ModelError(f"elements nest more than {LIBXML2_MAX_DEPTH} levels deep, more than this reader accepts",
+                          source=source, line=line)
     return ModelError(f"malformed XML: {msg}", source=source, line=line)
 
 
-def parse_xml(text: str | bytes, source: str | None = None) -> etree._Element:
-    """Parse a document, or raise ModelError with the line of the first syntax error."""
+LIBXML2_MAX_DEPTH = 256  # libxml2's nesting limit without XML_PARSE_HUGE (lxml's huge_tree)
+
+
+def parse_xml(text: str | bytes, source: str | None = None, *,
+              max_depth: int | None = None, depth_reason: str = "") -> etree._Element:
+    """Parse a document, or raise ModelError with the line of the first syntax error.
+
+    `max_depth` (root = 1) lets a format whose elements nest per link (MJCF's bodies) go past libxml2's
+    default limit up to what its own tools read, `depth_reason`; the deep parse is tried only when the
+    default one stops there, so ordinary documents pay nothing for it."""
     data = _document(text, source)
     if isinstance(data, str):
         data = data.encode("utf-8")
-    parser = etree.XMLParser(**_PARSER_OPTIONS)
     try:
-        root = etree.fromstring(data, parser)
+        root = etree.fromstring(data, etree.XMLParser(**_PARSER_OPTIONS))
     except etree.XMLSyntaxError as e:
-        raise _syntax_error(e, source) from None
+        error = _syntax_error(e, source)
+        if not (max_depth and max_depth > LIBXML2_MAX_DEPTH and error.message.startswith("elements nest")):
+            raise error from None
+        try:  # (entities stay refused: _document turned away their declarations)
+            root = etree.fromstring(data, etree.XMLParser(**{**_PARSER_OPTIONS, "huge_tree": True}))
+        except etree.XMLSyntaxError as e2:
+            raise _syntax_error(e2, source) from None
+        deepest, depth = _deepest(root)
+        if depth > max_depth:
+            raise ModelError(f"elements nest {depth} levels deep; {depth_reason or f'at most {max_depth} are read'}",
+                             source=source, line=deepest.sourceline) from None
     if root is None:
         raise ModelError("empty document", source=source)
     return root
+
+
+def _deepest(root: etree._Element) -> tuple[etree._Element, int]:
+    """The most deeply nested element and its depth (root = 1), without recursion."""
+    best, best_depth = root, 1
+    stack = [(root, 1)]
+    while stack:
+        el, depth = stack.pop()
+        if depth > best_depth:
+            best, best_depth = el, depth
+        stack.extend((child, depth + 1) for child in el)
+    return best, best_depth
 
 
 _PREFIX_USE = re.compile(r"<\/?([A-Za-z_][\w.-]*):|\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=")
