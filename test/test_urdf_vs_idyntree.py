@@ -177,3 +177,28 @@ def test_icub_genova02_counts():
     m = load_model(MODELS / "urdf/idyntree/iCubGenova02.urdf")
     assert (len(m.links), len(m.frames), m.dofs) == (33, 78, 26)
     assert sum(isinstance(s, ForceTorqueSensor) for s in m.sensors.values()) == 6
+
+
+def test_massless_links_with_an_inertial_become_frames_as_in_idyntree_and_say_what_they_held():
+    """iDynTree turns a link whose mass is not > 0 into a frame whatever its inertia tensor or a negative mass;
+    we do the same (the structure must match), but name what the frame cannot hold, which iDynTree drops silently."""
+    text = """<robot name="r">
+      <link name="body"><inertial><mass value="2"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+      <link name="imu_link"><inertial><mass value="0"/><inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>
+      <joint name="imu_joint" type="fixed"><parent link="body"/><child link="imu_link"/><origin xyz="0 0 0.2"/></joint>
+      <link name="neg"><inertial><mass value="-0.5"/><inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial></link>
+      <joint name="neg_joint" type="fixed"><parent link="body"/><child link="neg"/></joint>
+      <link name="plain"/>
+      <joint name="plain_joint" type="fixed"><parent link="body"/><child link="plain"/></joint>
+    </robot>"""
+    ref = oracle.load(text)
+    warnings: list[str] = []
+    model = load_model(text, "urdf", warnings=warnings)
+    assert set(model.links) == set(ref.links) == {"body"}
+    assert {f: model.frames[f].parent_link for f in ("imu_link", "neg", "plain")} == {
+        f: ref.frames[f] for f in ("imu_link", "neg", "plain")}
+    held = [w for w in warnings if "no positive mass" in w]
+    assert len(held) == 1 and "'imu_link' (mass 0)" in held[0] and "'neg' (mass -0.5)" in held[0]
+    assert "plain" not in held[0]  # a link with nothing in it loses nothing
+    with pytest.raises(ModelError, match="imu_link"):
+        load_model(text, "urdf", strict=True)

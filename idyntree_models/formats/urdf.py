@@ -323,7 +323,7 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
         root = _check_tree(model)
     except ModelError as e:
         raise e.with_source(source) from None
-    _links_to_frames(model, root)
+    _links_to_frames(model, root, diag)
     sensor_extensions = _sensors(r, stream.kept, model, diag)
     if gazebo_sensors:
         diag.warn(
@@ -915,8 +915,11 @@ def _drop_floating_root(model: Model, r: _UrdfReader, floating: list[tuple[str, 
         )
 
 
-def _links_to_frames(model: Model, root: str) -> None:
-    """iDynTree's fake links: massless links with one fixed neighbour become frames (one pass)."""
+def _links_to_frames(model: Model, root: str, diag: Diagnostics) -> None:
+    """iDynTree's fake links: massless links with one fixed neighbour become frames (one pass).
+
+    iDynTree's test is the mass alone (not > 0), so a negative mass or an inertia tensor on a massless link goes
+    with it; a frame holds neither, so that is named in a warning (iDynTree says nothing)."""
     # the joints of the massless links only (the candidates; a huge model has few or none)
     neighbours: dict[str, list[Joint]] = {n: [] for n, link in model.links.items() if not link.inertia.mass > 0.0}
     if neighbours:
@@ -942,6 +945,11 @@ def _links_to_frames(model: Model, root: str) -> None:
         if name == root:
             model.default_base_link = real
         removed[name] = (real, real_H_fake)
+    held = [f"'{name}' (mass {model.links[name].inertia.mass:g})" for name in removed
+            if model.links[name].inertia.mass != 0.0 or model.links[name].inertia.inertia.any()]
+    if held:
+        diag.warn(f"link(s) {listed(held, 5)} have no positive mass and one fixed joint, so they are frames here (as "
+                  "in iDynTree): their inertial (a negative mass, an inertia tensor) is not in the model")
     for name, (real, real_H_fake) in removed.items():
         link = model.links.pop(name)
         joint = neighbours[name][0]
