@@ -161,7 +161,7 @@ def _convert(args) -> None:
             raise e.with_source("<stdin>") from None
     else:
         model = load_model(os.fspath(args.input), args.input_format, warnings=warnings, **options)
-    model = reduce_from_args(model, args, warnings)
+    model = reduce_from_args(model, args, warnings, "<stdin>" if args.input == "-" else os.fspath(args.input))
     try:
         text = export_model(
             model,

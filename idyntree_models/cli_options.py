@@ -119,8 +119,10 @@ def parse_assignments(items: list[str], option: str) -> dict[str, object]:
     return out
 
 
-def reduce_from_args(model: Model, args: argparse.Namespace, warnings: list[str]) -> Model:
-    """Apply --keep-joints / --lock when given (--lock alone is an error: nothing would be locked)."""
+def reduce_from_args(model: Model, args: argparse.Namespace, warnings: list[str], source: str | None = None) -> Model:
+    """Apply --keep-joints / --lock when given (--lock alone is an error: nothing would be locked).
+
+    `source` names the input in an error about its joints (an unknown one, a lock outside limits under --strict)."""
     if args.keep_joints is None:
         if args.lock:
             raise ModelError("--lock needs --keep-joints (the joints not kept are the ones locked)")
@@ -128,7 +130,11 @@ def reduce_from_args(model: Model, args: argparse.Namespace, warnings: list[str]
     from .model.reduce import reduce  # only reduced models pay for reduction and kinematics
 
     keep = [j.strip() for j in args.keep_joints.split(",") if j.strip()]
-    return reduce(model, keep, parse_assignments(args.lock, "--lock"), warnings=warnings)
+    locked = parse_assignments(args.lock, "--lock")
+    try:
+        return reduce(model, keep, locked, warnings=warnings, strict=args.strict)
+    except ModelError as e:
+        raise e.with_source(source) from None
 
 
 def exit_process(code: int) -> NoReturn:

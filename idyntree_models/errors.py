@@ -42,6 +42,9 @@ class ModelError(ValueError):
         return self
 
 
+STRICT_NOTE = "(strict: warnings are errors)"
+
+
 def one_line(text: str) -> str:
     """`text` on one line: line breaks and other control characters escaped as in Python literals.
 

@@ -159,7 +159,7 @@ def run(argv: list[str] | None = None) -> int:
                 raise e.with_source("<stdin>") from None
         else:
             model = load_model(os.fspath(args.path), args.input_format, warnings=warnings, **options)
-        model = reduce_from_args(model, args, warnings)
+        model = reduce_from_args(model, args, warnings, "<stdin>" if args.path == "-" else os.fspath(args.path))
         config = parse_assignments(args.q, "--q")
         info = model_info(model, config, args.frame)
         if args.graph:

@@ -357,6 +357,29 @@ def test_a_joint_locked_outside_its_limits_is_named() -> None:
     assert not [w for w in warnings if "outside its limits" in w], warnings
 
 
+def test_strict_refuses_a_reduction_that_needed_a_warning(tmp_path) -> None:
+    """--strict turns every warning into an error (README); the reduction's were printed and the file written."""
+    inertia = '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
+    src = tmp_path / "lim.urdf"
+    src.write_text(f'<robot name="r"><link name="a">{inertia}</link><link name="b">{inertia}</link><link name="c">{inertia}</link>'
+                   '<joint name="j1" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
+                   '<limit lower="0.5" upper="1" effort="1" velocity="1"/></joint>'
+                   '<joint name="j2" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/>'
+                   '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>')
+    with pytest.raises(ModelError, match=r"j1' is locked at 0.0 \(by default\), outside.*\(strict"):
+        reduce(load_model(src), ["j2"], strict=True)
+    out = tmp_path / "r.urdf"
+    for tool, target in (("cli", ["-i", str(src), "-o", str(out)]), ("info_cli", [str(src)])):
+        done = subprocess.run([sys.executable, "-m", f"idyntree_models.{tool}", *target, "--strict", "--keep-joints", "j2"],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1 and "lim.urdf: joint 'j1' is locked at 0.0" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+    assert not out.exists()
+    within = subprocess.run([sys.executable, "-m", "idyntree_models.cli", "-i", str(src), "-o", str(out), "--strict",
+                             "--keep-joints", "j2", "--lock", "j1=0.7"], capture_output=True, text=True, timeout=120)
+    assert within.returncode == 0 and out.exists(), within.stderr
+
+
 def test_a_force_torque_sensor_across_a_joint_fixed_at_its_lock_agrees_with_that_joint() -> None:
     """Its two poses were the joint's rest ones while the joint was kept fixed at the lock: our own JSON reader
     refused the export ("first_link_H_sensor and second_link_H_sensor disagree with the rest transform")."""

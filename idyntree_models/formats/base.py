@@ -9,7 +9,7 @@ import stat
 from dataclasses import field, fields
 
 from .._record import Record, record
-from ..errors import ModelError
+from ..errors import STRICT_NOTE, ModelError
 from .numbers import show
 
 log = logging.getLogger("idyntree_models")
@@ -210,7 +210,6 @@ def _from_kwargs(cls, kwargs: dict, what: str):
     return cls(**values)
 
 
-STRICT_NOTE = "(strict: warnings are errors)"
 _LINE_PREFIX = re.compile(r"^line \d+: ")
 
 

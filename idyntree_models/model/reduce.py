@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from ..errors import ModelError, listed
+from ..errors import STRICT_NOTE, ModelError, listed
 from .kinematics import Kinematics
 from .model import (
     ForceTorqueSensor,
@@ -131,13 +131,15 @@ def reduce(
     *,
     keep_sensor_joints: bool = True,
     warnings: list[str] | None = None,
+    strict: bool = False,
 ) -> Model:
     """A new model with only the joints in `keep` (any type); the others are locked.
 
     `locked` gives positions of locked joints by name (a number, or a quaternion w, x, y, z for a
     spherical joint); joints left out are locked at zero.  The input model is not changed.
     Raises ModelError for unknown joints, a joint both kept and locked, or a mimic relation cut
-    in two.  Warnings (sensor joints kept or sensors dropped) are appended to `warnings`.
+    in two.  Warnings (sensor joints kept or sensors dropped, a joint locked outside its limits) are
+    appended to `warnings`; with `strict`, the first is raised as a ModelError instead.
     """
     keep_list = list(dict.fromkeys(keep))
     unknown = [name for name in keep_list if name not in model.joints]
@@ -209,6 +211,8 @@ def reduce(
             validate(out)
     except ModelError as e:
         raise ModelError(f"the reduced model is not valid: {e.message}", element=e.element) from None
+    if strict and notes:  # (as a loader's strict: no model that needed a warning)
+        raise ModelError(f"{notes[0]} {STRICT_NOTE}")
     for note in notes:
         log.warning(note)
         if warnings is not None:

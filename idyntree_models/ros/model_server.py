@@ -268,7 +268,7 @@ class ModelServer(Node):
                 text = value
             keep = _joint_list((overrides or {}).get("reduced_joints", self.get_parameter("reduced_joints").value))
             if keep:  # the served description is the reduced model, so consumers see only the kept joints
-                model = reduce(model, keep)  # its warnings are logged, like the loader's
+                model = reduce(model, keep, strict=opts["strict"])  # its warnings are logged, like the loader's
                 text, fmt = export_model(model, "urdf"), get_format("urdf")
             return ServedModel(model, text, fmt.name, prefix)  # loader warnings were logged already
         except ModelError:
