@@ -145,7 +145,7 @@ def _load(source, format: str | None, warnings: list[str] | None, keep_text: boo
             model = load(holder.pop(), opts, diag)
         finish_model(model, opts, diag)
     except ModelError as e:
-        raise e.with_source(name) from None
+        raise diag.located(e).with_source(name) from None
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:  # a loader bug, reported plainly
         log.debug("internal error while reading %s", name, exc_info=True)
         raise ModelError(f"internal error while reading the model: {type(e).__name__}: {e}", source=name) from e

@@ -89,6 +89,37 @@ def test_missing_argument_and_broken_macro_are_clear_errors(tmp_path):
                    '<xacro:nothing_defined_here/><link name="a"/></robot>')
     with pytest.raises(ModelError, match=r"bad.urdf.xacro: xacro: .*nothing_defined_here"):
         load_model(bad)
+    endless = tmp_path / "endless.urdf.xacro"  # (was an internal RecursionError)
+    endless.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="m" params="">'
+                       '<xacro:m/></xacro:macro><xacro:m/><link name="base"/></robot>')
+    with pytest.raises(ModelError, match=r"endless.urdf.xacro: xacro: maximum recursion depth exceeded while "
+                                         r"instantiating macro 'm'"):
+        load_model(endless)
+
+
+def test_findings_after_expansion_give_the_lines_of_the_expansion_not_of_the_file(tmp_path):
+    """xacro keeps no line of its input, so the reader's lines are the output's: as file:line they pointed at lines
+    the .xacro file does not have, or at the wrong ones."""
+    src = tmp_path / "badlink.urdf.xacro"
+    src.write_text('<?xml version="1.0"?><robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                   '<link name="a"/><link name="b"/>\n<joint name="j" type="revolute"><parent link="a"/>'
+                   '<child link="nonexistent"/><axis xyz="0 0 1"/></joint></robot>')
+    import xacro
+    expanded = xacro.process_file(str(src)).toprettyxml(indent="  ").splitlines()  # the reference xacro's output
+    child_line = next(i for i, line in enumerate(expanded, 1) if "nonexistent" in line)
+    joint_line = next(i for i, line in enumerate(expanded, 1) if "<joint" in line)
+    assert child_line > 3  # a line the file does not have
+    with pytest.raises(ModelError) as e:
+        load_model(src)
+    assert str(e.value).startswith(f"{src}: line {child_line} of the xacro output: ") and e.value.line is None
+    fixed = tmp_path / "fixed.urdf.xacro"
+    fixed.write_text(src.read_text().replace("nonexistent", "b"))
+    with pytest.raises(ModelError, match=rf"{fixed.name}: line {joint_line} of the xacro output: revolute joint 'j' has "
+                                         r"no <limit>.*\(strict"):
+        load_model(fixed, strict=True)
+    warnings: list[str] = []
+    load_model(fixed, warnings=warnings)
+    assert any(f"line {joint_line} of the xacro output: revolute joint 'j' has no <limit>" in w for w in warnings)
 
 
 def test_xacro_read_as_plain_urdf_is_refused_not_shrunk(tmp_path):

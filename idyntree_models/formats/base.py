@@ -211,6 +211,7 @@ def _from_kwargs(cls, kwargs: dict, what: str):
 
 
 _LINE_PREFIX = re.compile(r"^line \d+: ")
+_ANY_LINE_PREFIX = re.compile(r"^line \d+( of [^:]*)?: ")
 
 
 @record
@@ -225,12 +226,23 @@ class Diagnostics(Record):
     warnings: list[str] = field(default_factory=list)
     strict: bool = False
     quiet: bool = False  # collect without logging (a preparation whose warnings the real export says)
+    lines_of: str = ""  # whose line numbers the findings give, when not the file's (a xacro file's expansion)
     _seen: set[str] = field(default_factory=set, repr=False)
 
+    def located(self, e: ModelError) -> ModelError:
+        """`e` with its line said as `lines_of`'s: a file:line would point into the file, at the wrong place."""
+        if self.lines_of and e.line:
+            e.element = f"line {e.line} of {self.lines_of}" + (f": {e.element}" if e.element else "")
+            e.line = None
+            e.args = (str(e),)
+        return e
+
     def warn(self, message: str) -> None:
+        if self.lines_of:
+            message = _LINE_PREFIX.sub(lambda m: f"{m.group(0)[:-2]} of {self.lines_of}: ", message, count=1)
         if self.strict:
             raise ModelError(f"{message} {STRICT_NOTE}", source=self.source)
-        key = _LINE_PREFIX.sub("", message)  # the same warning from the reader (with a line) and from validation
+        key = _ANY_LINE_PREFIX.sub("", message)  # the same warning from the reader (with a line) and from validation
         if key in self._seen:
             return
         self._seen.add(key)
