@@ -17,7 +17,7 @@ from .cli_options import (
     reduce_from_args,
 )
 from .errors import ModelError, one_line
-from .formats import FORMATS, detect_format, format_from_path, get_format
+from .formats import FORMATS, detect_format, format_from_path, output_format
 from .formats.base import FREE_BODIES, MAX_FILE_BYTES, decode_utf8
 from .output import Interrupted, signals_raise, write_text
 
@@ -104,11 +104,11 @@ class _OneLineFormatter(logging.Formatter):
 
 def _output_format(args) -> str:
     if args.output_format:
-        return get_format(args.output_format).name
+        return output_format(args.output_format).name
     if args.output != "-":
         fmt = format_from_path(args.output)
         if fmt is not None:
-            return fmt.name
+            return output_format(fmt).name
         raise ModelError(f"cannot tell the output format from '{args.output}': give --output-format")
     raise ModelError("writing to standard output needs --output-format")
 

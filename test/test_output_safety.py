@@ -262,3 +262,16 @@ def test_standard_input_is_judged_as_a_file_is(tmp_path):
                                     input=data, capture_output=True, cwd=REPO, timeout=300)
         assert from_file.returncode == from_stdin.returncode == 1
         assert message in from_file.stderr and message in from_stdin.stderr.decode(), from_stdin.stderr
+
+
+def test_an_output_format_that_is_read_only_is_refused_before_the_input_is_read(tmp_path):
+    """`-o x.skel` loaded the whole input (printing its warnings) and then blamed it: 'icub.urdf: cannot be written
+    as skel'. The output is checked first, and the message names the formats that are written."""
+    missing = tmp_path / "not_there.urdf"  # (an input error would come first if the input were read)
+    for args in (["-o", tmp_path / "x.skel"], ["-o", "-", "--output-format", "xacro"],
+                 ["-o", "-", "--output-format", "blah"]):
+        r = cli("-i", missing, *args)
+        assert r.returncode == 1 and "not_there" not in r.stderr, r.stderr
+        assert "(formats written: urdf, sdf, idyntree-model-json, mjcf)" in r.stderr
+    assert "skel is read, not written" in cli("-i", DEMO_URDF, "-o", tmp_path / "x.skel").stderr
+    assert not (tmp_path / "x.skel").exists()

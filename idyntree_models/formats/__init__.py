@@ -65,6 +65,20 @@ def get_format(name: str) -> Format:
     return FORMATS[key]
 
 
+def output_format(name: str | Format) -> Format:
+    """A format to write, refused (with the formats that are written) before any input is read for it."""
+    fmt = name if isinstance(name, Format) else get_format(name) if _known(name) else None
+    if fmt is None or not fmt.writes:
+        written = ", ".join(n for n, f in FORMATS.items() if f.writes)
+        what = f"unknown format '{name}'" if fmt is None else f"{fmt.name} is read, not written"
+        raise UnsupportedFormatError(f"{what} (formats written: {written})")
+    return fmt
+
+
+def _known(name: str) -> bool:
+    return ALIASES.get(name.lower(), name.lower()) in FORMATS
+
+
 def format_from_path(path: str) -> Format | None:
     lower = path.lower()
     for fmt in FORMATS.values():
@@ -103,8 +117,9 @@ def loader(fmt: Format):
 def dumper(fmt: Format):
     mod = fmt.implementation()
     if mod is None or not hasattr(mod, "dump"):
-        raise UnsupportedFormatError(f"writing {fmt.name} is not supported yet")
+        output_format(fmt)  # (says which are written)
     return mod.dump
 
 
-__all__ = ["ALIASES", "FORMATS", "Format", "detect_format", "dumper", "format_from_path", "get_format", "loader"]
+__all__ = ["ALIASES", "FORMATS", "Format", "detect_format", "dumper", "format_from_path", "get_format", "loader",
+           "output_format"]
