@@ -14,11 +14,14 @@ from .cli_options import (
     add_xacro_and_strict_arguments,
     exit_process,
     load_options_from_args,
+    read_stdin,
     reduce_from_args,
+    setup_logging,
+    write_stdout,
 )
 from .errors import ModelError, one_line
 from .formats import FORMATS, detect_format, format_from_path, output_format
-from .formats.base import FREE_BODIES, MAX_FILE_BYTES, decode_utf8
+from .formats.base import FREE_BODIES, decode_utf8
 from .output import Interrupted, signals_raise, write_text
 
 log = logging.getLogger("idyntree_models")
@@ -95,13 +98,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-class _OneLineFormatter(logging.Formatter):
-    """Warnings on stderr, one line each, whatever the names in them hold."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        return one_line(super().format(record))
-
-
 def _output_format(args) -> str:
     if args.output_format:
         return output_format(args.output_format).name
@@ -115,10 +111,7 @@ def _output_format(args) -> str:
 
 def run(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    handler = logging.StreamHandler()
-    handler.setFormatter(_OneLineFormatter("%(levelname)s: %(message)s"))
-    logging.basicConfig(level=logging.ERROR if args.quiet else logging.WARNING, handlers=[handler], force=True)
-    logging.captureWarnings(True)  # a Python warning (numpy's, say) is one line too
+    setup_logging(args.quiet)
     try:
         with signals_raise():
             _convert(args)
@@ -144,9 +137,7 @@ def _convert(args) -> None:
     options = {**load_options_from_args(args), "free_bodies": args.free_bodies,
                "allow_include_outside": tuple(args.allow_include_outside)}
     if args.input == "-":
-        text = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
-        if len(text) > MAX_FILE_BYTES:
-            raise ModelError(f"the model has more than the {MAX_FILE_BYTES} bytes a model may have", source="<stdin>")
+        text = read_stdin()
         if args.input_format is None:
             decoded = decode_utf8(text, "<stdin>")  # (not UTF-8 is said as for a file, before guessing a format)
             if not decoded.strip():
@@ -182,11 +173,7 @@ def _convert(args) -> None:
             e.with_source("<stdin>" if args.input == "-" else os.fspath(args.input))
         raise
     if args.output == "-":
-        try:
-            sys.stdout.buffer.write(text.encode("utf-8"))
-            sys.stdout.flush()
-        except OSError as e:
-            raise ModelError(f"cannot write the output: {e.strerror or e}", source="<stdout>") from None
+        write_stdout(text)
     else:
         write_text(args.output, text)
 

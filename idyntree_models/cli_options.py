@@ -13,7 +13,8 @@ import os
 import sys
 from typing import NoReturn
 
-from .errors import ModelError
+from .errors import ModelError, one_line
+from .formats.base import MAX_FILE_BYTES
 from .model.model import Model
 
 
@@ -137,6 +138,44 @@ def reduce_from_args(model: Model, args: argparse.Namespace, warnings: list[str]
         raise e.with_source(source) from None
 
 
+class _OneLineFormatter(logging.Formatter):
+    """Warnings on stderr, one line each, whatever the names in them hold."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return one_line(super().format(record))
+
+
+def setup_logging(quiet: bool) -> None:
+    """Warnings (the library's and Python's own, numpy's say) to stderr, one line each."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(_OneLineFormatter("%(levelname)s: %(message)s"))
+    logging.basicConfig(level=logging.ERROR if quiet else logging.WARNING, handlers=[handler], force=True)
+    logging.captureWarnings(True)
+
+
+def read_stdin() -> bytes:
+    """The model on standard input, at most a model's size; a closed one is said, not an internal error."""
+    if sys.stdin is None:
+        raise ModelError("standard input is closed: give the model as a file", source="<stdin>")
+    try:
+        text = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise ModelError(f"cannot read the model: {e.strerror or e}", source="<stdin>") from None
+    if len(text) > MAX_FILE_BYTES:
+        raise ModelError(f"the model has more than the {MAX_FILE_BYTES} bytes a model may have", source="<stdin>")
+    return text
+
+
+def write_stdout(text: str) -> None:
+    if sys.stdout is None:
+        raise ModelError("cannot write the output: standard output is closed", source="<stdout>")
+    try:
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.flush()
+    except OSError as e:
+        raise ModelError(f"cannot write the output: {e.strerror or e}", source="<stdout>") from None
+
+
 def exit_process(code: int) -> NoReturn:
     """End a command's process at once, once its output is out.
 
@@ -147,6 +186,8 @@ def exit_process(code: int) -> NoReturn:
     """
     logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # (closed when the command started: nothing was written there)
+            continue
         try:
             stream.flush()
         except (OSError, ValueError):  # a closed pipe: nothing more can be said there

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import shutil
 import subprocess
@@ -25,11 +24,15 @@ from .cli_options import (
     exit_process,
     load_options_from_args,
     parse_assignments,
+    read_stdin,
     reduce_from_args,
+    setup_logging,
+    write_stdout,
 )
-from .errors import ModelError
+from .errors import ModelError, one_line
 from .model.graph import to_dot
 from .model.info import model_info
+from .output import write_bytes, write_text
 
 PROG = "idyntree-model-info"
 GRAPH_FORMATS = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
@@ -42,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         allow_abbrev=False,
         description="Show what a robot model contains (URDF, SDFormat, iDynTree model JSON, SKEL, MJCF).",
     )
-    p.add_argument("path", metavar="MODEL", help="model file, or - for standard input")
+    p.add_argument("path", metavar="MODEL", nargs="?", help="model file, or - for standard input")
     p.add_argument("--frame", action="append", default=[], metavar="F",
                    help="print the pose of frame F (link or additional frame) in the base frame (repeatable)")
     p.add_argument("--q", action="extend", nargs="+", default=[], metavar="JOINT=VALUE",
@@ -119,7 +122,7 @@ def write_graph(model, out: str) -> str:
     dot_text = to_dot(model)
     fmt = GRAPH_FORMATS[ext]
     if fmt is None:
-        _write_atomic(out, dot_text.encode("utf-8"))
+        write_text(out, dot_text)
         return f"wrote {out} (Graphviz DOT)"
     dot = shutil.which("dot")
     if dot is None:
@@ -130,31 +133,29 @@ def write_graph(model, out: str) -> str:
     done = subprocess.run([dot, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True, timeout=300)
     if done.returncode != 0:
         raise ModelError(f"--graph {out}: dot failed: {done.stderr.decode(errors='replace').strip()}")
-    _write_atomic(out, done.stdout)
+    write_bytes(out, done.stdout)
     return f"wrote {out} (drawn by {dot})"
 
 
-def _write_atomic(path: str, data: bytes) -> None:
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except OSError as e:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise ModelError(f"cannot write the output: {e.strerror}", source=path) from None
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    p = build_parser()
+    args = p.parse_args(argv)
+    if args.path is None and args.q and "=" not in args.q[-1]:  # `--q j=1 model.urdf`: --q took the model too
+        args.path = args.q.pop()
+    if args.path is None:
+        p.error("the following arguments are required: MODEL")
+    return args
 
 
 def run(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.ERROR if args.quiet else logging.WARNING, format="%(levelname)s: %(message)s")
+    args = _parse(argv)
+    setup_logging(args.quiet)
     warnings: list[str] = []
     try:
         options = load_options_from_args(args)
         if args.path == "-":
             try:
-                model = load_model(sys.stdin.buffer.read(), args.input_format, warnings=warnings, **options)
+                model = load_model(read_stdin(), args.input_format, warnings=warnings, **options)
             except ModelError as e:
                 raise e.with_source("<stdin>") from None
         else:
@@ -164,20 +165,16 @@ def run(argv: list[str] | None = None) -> int:
         info = model_info(model, config, args.frame)
         if args.graph:
             print(f"{PROG}: {write_graph(model, args.graph)}", file=sys.stderr)
-        if args.json:
-            sys.stdout.write(json.dumps(info, indent=1, allow_nan=False) + "\n")  # JSON has no NaN
-        else:
-            sys.stdout.write(format_text(info))
-        sys.stdout.flush()
+        write_stdout(json.dumps(info, indent=1, allow_nan=False) + "\n" if args.json else format_text(info))  # (no NaN)
     except ModelError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
+        print(f"{PROG}: error: {one_line(str(e))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
     except Exception as e:  # last resort: one line, never a traceback
-        print(f"{PROG}: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        print(f"{PROG}: internal error: {one_line(f'{type(e).__name__}: {e}')}", file=sys.stderr)
         return 3
     return 0
 

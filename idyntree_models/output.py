@@ -61,7 +61,11 @@ def signals_raise():
 
 def write_text(path: str, text: str) -> None:
     """Write `text` (UTF-8) to `path` as described in the module docstring; ModelError on failure."""
-    data = text.encode("utf-8")
+    write_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes(path: str, data: bytes) -> None:
+    """write_text for data that is no text (a picture)."""
     target = os.path.realpath(path)  # follows every symlink; a dangling one names the file to create
     try:
         st = os.stat(target)

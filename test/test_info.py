@@ -279,3 +279,41 @@ def test_dot_quotes_odd_names():
     from idyntree_models.model.graph import _q
 
     assert _q('a "b" \\ c') == '"a \\"b\\" \\\\ c"'
+
+
+def test_q_before_the_model_leaves_the_model_to_it() -> None:
+    """`--q j=1 model.urdf` took the model as a second joint position: 'the following arguments are required: MODEL'."""
+    path = str(DEMO / "demo_arm.urdf")
+    before = ours("--q", "elbow=0.5", path, "--json", "--quiet")
+    after = ours(path, "--q", "elbow=0.5", "--json", "--quiet")
+    assert before.returncode == after.returncode == 0, before.stderr
+    assert json.loads(before.stdout) == json.loads(after.stdout)
+    assert json.loads(before.stdout)["configuration"] == {"elbow": 0.5}
+    missing = ours("--q", "elbow=0.5")
+    assert missing.returncode == 2 and "required: MODEL" in missing.stderr
+
+
+def test_errors_and_warnings_are_one_line_each_whatever_the_names_hold(tmp_path) -> None:
+    """A name holding a line break made the info command print a second line that reads like its own warning."""
+    path = tmp_path / "nl.urdf"
+    path.write_text('<robot name="r"><link name="a"/><link name="b"/><joint name="j&#10;WARNING: fake" type="revolute">'
+                    '<parent link="a"/><child link="b"/><axis xyz="0 0 1"/></joint></robot>')
+    done = ours(str(path), "--json")
+    assert done.returncode == 0
+    assert [line for line in done.stderr.splitlines() if line.startswith("WARNING: fake")] == []
+    assert "j\\nWARNING: fake" in done.stderr
+    path.write_text('<robot name="r"><link name="a&#10;FAKE: injected"/><link name="a&#10;FAKE: injected"/></robot>')
+    done = ours(str(path))
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_graph_writes_through_a_symlink(tmp_path) -> None:
+    """The DOT file replaced the link with a file of its own, leaving the file it pointed at as it was (the
+    converter's outputs are written through links: README, output safety)."""
+    real = tmp_path / "real.dot"
+    real.write_text("old")
+    (tmp_path / "link.dot").symlink_to(real)
+    done = ours(str(DEMO / "demo_arm.urdf"), "--graph", str(tmp_path / "link.dot"), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "link.dot").is_symlink() and real.read_text().startswith("digraph")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.dot", "real.dot"]

@@ -275,3 +275,44 @@ def test_an_output_format_that_is_read_only_is_refused_before_the_input_is_read(
         assert "(formats written: urdf, sdf, idyntree-model-json, mjcf)" in r.stderr
     assert "skel is read, not written" in cli("-i", DEMO_URDF, "-o", tmp_path / "x.skel").stderr
     assert not (tmp_path / "x.skel").exists()
+
+
+@pytest.mark.parametrize("tool", ["cli", "info_cli"])
+def test_closed_standard_streams_are_said_in_one_line(tool, tmp_path):
+    """A closed stdout or stdin was an internal error, and a traceback from the exit's flush."""
+    module = [sys.executable, "-m", f"idyntree_models.{tool}"]
+    out = ["-i", str(DEMO_URDF), "-o", "-", "--output-format", "urdf"] if tool == "cli" else [str(DEMO_URDF)]
+    closed_out = subprocess.run(module + out, stdout=None, stderr=subprocess.PIPE, text=True, cwd=REPO, timeout=300,
+                                pass_fds=(), preexec_fn=lambda: os.close(1))
+    assert closed_out.returncode == 1 and "standard output is closed" in closed_out.stderr, closed_out.stderr
+    inp = ["-i", "-", "-o", str(tmp_path / "x.urdf")] if tool == "cli" else ["-"]
+    closed_in = subprocess.run(module + inp, stdin=None, capture_output=True, text=True, cwd=REPO, timeout=300,
+                               preexec_fn=lambda: os.close(0))
+    assert closed_in.returncode == 1 and "<stdin>: standard input is closed" in closed_in.stderr, closed_in.stderr
+    for r in (closed_out, closed_in):
+        assert "Traceback" not in r.stderr and "internal error" not in r.stderr
+
+
+def test_a_pipe_given_as_a_file_says_to_use_standard_input(tmp_path):
+    fifo = tmp_path / "model.urdf"
+    os.mkfifo(fifo)
+    r = cli("-i", fifo, "-o", tmp_path / "x.json")
+    assert r.returncode == 1 and "not a regular file (a pipe is read as standard input: -i -" in r.stderr, r.stderr
+
+
+def test_relative_meshes_of_a_model_from_standard_input_are_said_not_to_be_rebased(tmp_path):
+    """From a file, a relative mesh is rebased onto the output's folder (or made absolute, or looked up); from standard
+    input there is no folder to start from, and it was written as it was without a word."""
+    src = tmp_path / "r.urdf"
+    src.write_text('<robot name="r"><link name="a"><visual><geometry><mesh filename="meshes/a.stl"/></geometry>'
+                   '</visual></link></robot>')
+    (tmp_path / "out").mkdir()
+    out = tmp_path / "out" / "r.urdf"
+    r = cli("-i", "-", "-o", out, "--mesh-uri", "absolute", "--resolve-mesh-uris", stdin=src.read_text())
+    assert r.returncode == 0 and "1 relative mesh reference(s) are written as they were" in r.stderr, r.stderr
+    assert 'filename="meshes/a.stl"' in out.read_text()
+    assert cli("--strict", "-i", "-", "-o", out, stdin=src.read_text()).returncode == 1
+    from_file = cli("-i", src, "-o", out)  # (rebased, and not missing: said as before)
+    assert "written as they were" not in from_file.stderr and 'filename="../meshes/a.stl"' in out.read_text()
+    to_stdout = cli("-i", "-", "-o", "-", "--output-format", "urdf", stdin=src.read_text())  # nothing to rebase onto
+    assert to_stdout.returncode == 0 and "mesh" not in to_stdout.stderr

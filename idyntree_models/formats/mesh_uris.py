@@ -63,6 +63,7 @@ class _Rewriter:
         self.missing: list[str] = []
         self.unresolved: list[str] = []
         self.unstyled: list[str] = []
+        self.unplaced: list[str] = []  # relative references of a model read as text, with no folder to start from
         self.cache: dict[str, str] = {}
 
     def locate(self, ref: _Ref) -> str | None:
@@ -105,6 +106,10 @@ class _Rewriter:
         ref = _parse(uri)
         if ref.scheme == "other":
             return uri
+        if (not self.source_dir and (self.resolve or self.output_dir)
+                and (ref.scheme == "relative" or (ref.scheme == "file" and not os.path.isabs(ref.body)))):
+            self.unplaced.append(uri)  # (neither rebased, styled nor looked up: said once, here)
+            return uri
         path = self.locate(ref) if self.resolve else None
         if self.resolve:
             if path is None and ref.scheme in ("package", "model"):
@@ -130,6 +135,10 @@ class _Rewriter:
         return kept
 
     def report(self, diag: Diagnostics) -> None:
+        if self.unplaced:
+            diag.warn(f"{len(self.unplaced)} relative mesh reference(s) are written as they were, neither rebased, "
+                      "looked up nor written as asked: the model was read as text (standard input, a string), without the folder "
+                      f"they are relative to ({listed(self.unplaced, _SHOWN)})")
         if self.unresolved:
             diag.warn(f"{len(self.unresolved)} mesh URI(s) name a package or model that was not found "
                       f"({listed(self.unresolved, _SHOWN)}); packages searched: {searched_for_packages()}; models searched: "
