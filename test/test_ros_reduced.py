@@ -84,3 +84,39 @@ def test_reduced_model_is_served_and_can_change(server_and_probe):
     assert not bad.successful and "no_such_joint" in bad.reason
     assert set_param("").successful  # empty: the full model again
     probe.spin_until(lambda: len(load_model(descriptions[-1].data.encode()).joints) == 32, what="the full model")
+
+
+def test_clearing_model_file_then_the_reduction_gives_the_whole_model_back():
+    """A reduced model served from model_file mirrored its reduced URDF into robot_description; clearing model_file
+    (which keeps serving the same model, from that text) and then reduced_joints reloaded from the reduction: the
+    locked joints were gone for good. robot_description mirrors the file's own text."""
+    from conftest import DEMO
+
+    arm = DEMO / "demo_arm.urdf"
+    full = set(load_model(arm).joints)
+    reduced = {"elbow", "foot_ft_joint", "wrist_ft_joint"}  # (the F/T sensors' joints are kept: the default)
+    server = start_server(64, {"model_file": str(arm), "reduced_joints": ["elbow"]})
+    probe = Probe(64)
+    try:
+        def joints() -> set[str]:
+            resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""))
+            assert resp.success, resp.message
+            return set(load_model(resp.model.encode()).joints)
+
+        def set_param(name: str, value: str):
+            req = SetParameters.Request(parameters=[Parameter(name=name, value=ParameterValue(
+                type=ParameterType.PARAMETER_STRING, string_value=value))])
+            return probe.call(SetParameters, "/model_server/set_parameters", req).results[0]
+
+        try:
+            assert joints() == reduced
+        except TimeoutError:
+            raise AssertionError(f"server not ready:\n{server.output()}") from None
+        assert set_param("model_file", "").successful
+        assert joints() == reduced  # the same model goes on, now from robot_description
+        assert set_param("reduced_joints", "").successful
+        assert joints() == full and len(full) > 1
+    finally:
+        probe.close()
+        server.stop()
+        print(f"--- server output ---\n{server.output()}")

@@ -168,7 +168,8 @@ class ModelServer(Node):
 
         # What is served now, and where it came from: ("file", path) or ("text", description).
         # Invariant: the model_file parameter names the served file, or is "" and robot_description
-        # holds the served text (when a file is served, robot_description mirrors its text).
+        # holds the served text (when a file is served, robot_description mirrors its text: the file's, not a
+        # reduction of it, so that clearing model_file and then reduced_joints gives the whole model back).
         self._served: ServedModel | None = None
         self._source: tuple[str, str] | None = None
         # A model validated by _on_set_parameters, swapped in by _after_set_parameters.
@@ -266,11 +267,13 @@ class ModelServer(Node):
                     raise ModelError(f"{e.message}, or give the .xacro file as model_file (with xacro_args)",
                                      source=e.source) from None
                 text = value
+            source_text = text
             keep = _joint_list((overrides or {}).get("reduced_joints", self.get_parameter("reduced_joints").value))
             if keep:  # the served description is the reduced model, so consumers see only the kept joints
                 model = reduce(model, keep, strict=opts["strict"])  # its warnings are logged, like the loader's
                 text, fmt = export_model(model, "urdf"), get_format("urdf")
-            return ServedModel(model, text, fmt.name, prefix)  # loader warnings were logged already
+            # (loader warnings were logged already)
+            return ServedModel(model, text, fmt.name, prefix, source_text=source_text)
         except ModelError:
             raise
         except Exception as e:  # a library bug must not take the node down: report it as the reason
@@ -281,8 +284,8 @@ class ModelServer(Node):
         """Make `served` the current model and republish everything latched about it."""
         self._served = served
         self._source = source
-        if source[0] == "file" and str(self.get_parameter("robot_description").value) != served.text:
-            self._mirror_description(served.text)
+        if source[0] == "file" and str(self.get_parameter("robot_description").value) != served.source_text:
+            self._mirror_description(served.source_text)
         log = self.get_logger()
         for w in served.warnings:  # the node's own (sensor frame names); the loader's are logged
             log.warning(w)
@@ -366,7 +369,7 @@ class ModelServer(Node):
         served = self._served
         options_changed = any(name in changed for name in _OPTION_PARAMS + _CHOICE_PARAMS + ("frame_prefix",
                                                                                               "reduced_joints"))
-        if served is not None and not options_changed and source[0] == "text" and description == served.text:
+        if served is not None and not options_changed and source[0] == "text" and description == served.source_text:
             # model_file cleared: the same model goes on, now from its text (no reload, which
             # could fail for a file whose relative includes only resolve next to it)
             self._pending = (served, source)

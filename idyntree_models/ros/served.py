@@ -67,9 +67,11 @@ class JointStatePlan:
 class ServedModel:
     """One accepted model with everything the node publishes about it."""
 
-    def __init__(self, model: Model, text: str, fmt: str, prefix: str = "", warnings: list[str] | None = None):
+    def __init__(self, model: Model, text: str, fmt: str, prefix: str = "", warnings: list[str] | None = None,
+                 source_text: str | None = None):
         self.model = model
-        self.text = text  # the description as given (served by get_model with an empty format)
+        self.text = text  # the description as given, or its reduction (served by get_model with an empty format)
+        self.source_text = text if source_text is None else source_text  # before any reduction
         self.format = fmt
         self.prefix = prefix
         self.warnings = list(warnings or [])
