@@ -692,3 +692,33 @@ def test_sdf_poses_too_far_apart_for_a_double_are_refused_at_their_line(case):
     with pytest.raises(ModelError, match=message) as e:
         load_model(text, "sdf")
     assert e.value.line == line
+
+
+def test_a_long_prolog_does_not_hide_the_root_element():
+    """Format detection looked at the first 20,000 characters only: a URDF after a long licence comment was 'neither
+    JSON nor XML', and the robot_description parameter and topic cannot say the format (libxml2, urdfdom read it)."""
+    text = '<?xml version="1.0"?>\n<!--' + " licence text" * 2000 + '-->\n<!DOCTYPE robot>\n<robot name="r"><link name="a"/></robot>'
+    assert len(text) > 25000
+    assert set(load_model(text).links) == {"a"}
+    assert set(load_model("\ufeff" + text).links) == {"a"}
+
+
+@pytest.mark.parametrize("text", ["<!DOCTYPE " + "[]" * 50000, "<!DOCTYPE " + "[a]" * 50000 + "x", "<?" * 200000,
+                                  "<!--" * 200000])
+def test_a_hostile_prolog_is_refused_at_once(text):
+    """With no length limit on the prolog, skipping it must stay one pass: a regular expression for a DOCTYPE's
+    internal subset backtracks without end on `<!DOCTYPE [][][]...` (500 pairs did not finish in two minutes)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom idyntree_models import load_model\nfrom idyntree_models.errors import ModelError\n"
+            "try:\n    load_model(sys.stdin.read())\nexcept ModelError as e:\n    print(e)\n")
+    done = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "cannot tell the model format: the text is neither JSON nor XML" in done.stdout, \
+        done.stdout + done.stderr
+
+
+def test_an_unknown_root_element_is_shown_cut():
+    with pytest.raises(ModelError) as e:
+        load_model("<" + "a" * 100000 + "/>")
+    assert len(str(e.value)) < 300 and "(100000 characters)" in str(e.value)

@@ -104,7 +104,10 @@ def detect_format(text: str) -> Format:
         return FORMATS[by_root[tag]]
     if tag is None:
         raise ModelError("cannot tell the model format: the text is neither JSON nor XML")
-    raise ModelError(f"cannot tell the model format from the root element <{tag}> (expected robot, sdf, skel or mujoco)")
+    from .numbers import show
+
+    raise ModelError(f"cannot tell the model format from the root element <{show(tag)}> (expected robot, sdf, skel or "
+                     "mujoco)")
 
 
 def loader(fmt: Format):

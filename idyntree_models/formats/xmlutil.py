@@ -450,10 +450,34 @@ class _Pieces:
         return self._text(k, None)
 
 
+_SPACE = re.compile(r"\s*")
+_ROOT_START = re.compile(r"<\s*([A-Za-z_][\w.:-]*)")
+
+
 def root_tag(text: str) -> str | None:
-    """The root element's name, without parsing (for format detection)."""
-    head = re.sub(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>", "", text[:20000], flags=re.S)
-    m = re.search(r"<\s*([A-Za-z_][\w.:-]*)", head)
+    """The root element's name, without parsing (for format detection): past a prolog of any length (a licence
+    comment of 20,000 characters made a URDF 'neither JSON nor XML'), in one pass of str.find (a regular
+    expression for a DOCTYPE's internal subset backtracks without end on a hostile one)."""
+    pos = 1 if text.startswith("\ufeff") else 0
+    while True:
+        pos = _SPACE.match(text, pos).end()
+        if text.startswith("<?", pos):
+            end = text.find("?>", pos + 2)
+            pos = end + 2
+        elif text.startswith("<!--", pos):
+            end = text.find("-->", pos + 4)
+            pos = end + 3
+        elif text.startswith("<!DOCTYPE", pos):
+            end, subset = text.find(">", pos), text.find("[", pos)
+            if subset != -1 and (end == -1 or subset < end):  # an internal subset: its declarations hold '>'
+                close = text.find("]", subset)
+                end = -1 if close == -1 else text.find(">", close)
+            pos = end + 1
+        else:
+            break
+        if end == -1:  # an unterminated prolog item: no root element
+            return None
+    m = _ROOT_START.match(text, pos)
     return m.group(1) if m else None
 
 
