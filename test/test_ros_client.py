@@ -80,3 +80,34 @@ def test_demo_runs_and_stops_its_server():
     assert "demo finished" in out and "model_server stopped" in out
     assert "= library FK: False" not in out and out.count("= library FK: True") == 4
     assert DEMO.is_dir()
+
+
+def test_example_estimator_finds_a_server_in_another_namespace():
+    """The client took get_model from --server but robot_sensors from its own namespace: for a server in /r2 it
+    printed '72 sensors' from the model, then '0 sensors', and exited 0. The sensors now follow the server's name,
+    resolved as ROS resolves names (absolute, or relative to the estimator's namespace); none arriving is an error."""
+    import tempfile
+
+    import yaml
+
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+        yaml.safe_dump({"/**": {"ros__parameters": {"model_file": str(ICUB)}}}, f)
+    server = Process([sys.executable, "-m", "idyntree_models.ros.model_server", "--ros-args", "-r", "__node:=ms2",
+                      "-r", "__ns:=/r2", "--params-file", f.name], 65)
+    estimator = [sys.executable, "-m", "idyntree_models.ros.example_estimator", "--timeout", "20"]
+    try:
+        for args in (["--server", "/r2/ms2"], ["--server", "ms2", "--ros-args", "-r", "__ns:=/r2"],
+                     ["--server", "r2/ms2"]):
+            est = Process(estimator + args, 65)
+            est.proc.wait(60)
+            out = est.output()
+            est.stop()
+            assert est.proc.returncode == 0, out + server.output()
+            assert "6 sensors (frames in TF" in out and "l_arm_ft_sensor" in out, out
+        est = Process(estimator + ["--server", "/r2/ms2", "--ros-args", "-r", "/r2/robot_sensors:=/elsewhere"], 65)
+        est.proc.wait(60)
+        out = est.output()
+        est.stop()
+        assert est.proc.returncode == 1 and "the model has 6 sensors, but none arrived on /elsewhere" in out, out
+    finally:
+        server.stop()

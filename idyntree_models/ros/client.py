@@ -69,12 +69,14 @@ class ModelClient:
         self.dynamic: dict[str, tuple[str, np.ndarray, float]] = {}  # child -> (parent, H, stamp s)
         self.tf_messages = 0
         self.last_warnings: list[str] = []  # the last get_model's: what its format could not hold
-        ns = "/" + self.server.lstrip("/")
-        # relative, like the server's topic: both resolve in the same namespace by default
-        node.create_subscription(SensorList, "robot_sensors", self._on_sensors, _LATCHED)
+        # `server` is a node name as ROS resolves it: absolute (/robot1/model_server), or relative to this node's
+        # namespace. Its robot_sensors is in the server's namespace (its topic is relative), so it follows the name:
+        # a sensors topic of this node's own namespace was silently empty for a server in another one.
+        self.sensors_topic = f"{self.server.rpartition('/')[0]}/robot_sensors" if "/" in self.server else "robot_sensors"
+        node.create_subscription(SensorList, self.sensors_topic, self._on_sensors, _LATCHED)
         node.create_subscription(TFMessage, "/tf_static", self._on_static, _LATCHED)
         node.create_subscription(TFMessage, "/tf", self._on_tf, _TF)
-        self._get_model = node.create_client(GetModel, f"{ns}/get_model")
+        self._get_model = node.create_client(GetModel, f"{self.server}/get_model")
 
     # -- subscriptions --------------------------------------------------------------------
     def _on_sensors(self, msg: SensorList) -> None:
@@ -143,10 +145,10 @@ class ModelClient:
 
     def get_model_text(self, format: str = "idyntree-model-json", timeout: float = 10.0) -> str:
         if not self.wait(self._get_model.service_is_ready, timeout):
-            raise TimeoutError(f"service /{self.server}/get_model not available after {timeout} s")
+            raise TimeoutError(f"service {self._get_model.service_name} not available after {timeout} s")
         future = self._get_model.call_async(GetModel.Request(format=format))
         if not self.wait(future.done, timeout):
-            raise TimeoutError(f"no answer from /{self.server}/get_model after {timeout} s")
+            raise TimeoutError(f"no answer from {self._get_model.service_name} after {timeout} s")
         response = future.result()
         if not response.success:
             raise ModelError(f"get_model: {response.message}")

@@ -31,6 +31,11 @@ def report(client: ModelClient, timeout: float, out=print) -> int:
     client.wait(lambda: client.sensors, 1.0)
     model = client.get_model(timeout)
     out(model.summary())
+    if model.sensors and not client.sensors:
+        topic = client.node.resolve_topic_name(client.sensors_topic)
+        out(f"the model has {len(model.sensors)} sensors, but none arrived on {topic}: is the server's robot_sensors "
+            "remapped?")
+        return 1
     base = (client.sensor_header.frame_id if client.sensor_header and client.sensor_header.frame_id
             else model.default_base_link)
     out(f"{len(client.sensors)} sensors (frames in TF, base frame '{base}'):")
