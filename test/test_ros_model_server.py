@@ -669,3 +669,25 @@ def test_joint_states_as_robot_state_publisher_reads_them(ros):
     probe.spin_until(lambda: len(tf) > n, what="/tf of one revolute of the shoulder")
     assert [t.child_frame_id for t in tf[n].transforms] == ["spherical_fake_shoulder_link2"]
 
+
+
+def test_unstamped_joint_states_are_said_not_to_move_tf(ros):
+    """`ros2 topic pub` sends stamp 0: the first message is published, then none (as robot_state_publisher: at most
+    publish_frequency per second of stamps), and the robot looked frozen without a word."""
+    server, probe = ros(66, {"model_file": str(DEMO_ARM)})
+    tf = probe.collect(TFMessage, "/tf", tf_qos())
+    pub = probe.node.create_publisher(JointState, "joint_states", 10)
+    wait_ready(server, probe)
+    while not tf:  # (the first ones may go out before discovery)
+        pub.publish(joint_state(["elbow"], [0.1], stamp=rclpy.time.Time(seconds=0).to_msg()))
+        probe.spin_for(0.2)
+    n = len(tf)
+    for k in range(5):
+        pub.publish(joint_state(["elbow"], [0.5 + 0.1 * k], stamp=rclpy.time.Time(seconds=0).to_msg()))
+        probe.spin_for(0.1)
+    end = time.monotonic() + TIMEOUT
+    while "does not advance past the last published one" not in server.output() and time.monotonic() < end:
+        probe.spin_for(0.2)
+    assert len(tf) == n  # nothing more was published ...
+    assert "joint_states: stamp 0.000000000 does not advance past the last published one" in server.output()
+    assert server.output().count("does not advance past") == 1  # ... and it is said once (throttled), not per message

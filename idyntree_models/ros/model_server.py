@@ -452,6 +452,11 @@ class ModelServer(Node):
         if self._min_interval > 0.0 and not self._ignore_timestamp:
             last = served.last_publish[plan.published]
             if t >= last.max() and t < last.min() + self._min_interval:
+                if t == last.max():  # not advancing at all (unstamped messages: `ros2 topic pub`): /tf looks frozen
+                    self.get_logger().warning(
+                        f"joint_states: stamp {sec}.{nanosec:09d} does not advance past the last published one, so "
+                        "these positions are not published (at most publish_frequency per second of stamps, as "
+                        "robot_state_publisher): stamp the messages, or set ignore_timestamp", throttle_duration_sec=10.0)
                 return  # too soon (a stamp older than the last publish means time went back: publish)
         try:
             values = served.transforms(plan, positions)
