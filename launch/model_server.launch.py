@@ -10,6 +10,8 @@ argument overrides the file only when it is given on the command line (or by an 
 file). An argument that is not given passes nothing, so the file's value stays.
 """
 
+import os
+
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
@@ -48,6 +50,9 @@ def _remember_given(context):
 
 
 def _node(context):
+    config = LaunchConfiguration('config').perform(context)
+    if not os.path.isfile(config):  # launch_ros would only warn and start the node on built-in defaults
+        raise RuntimeError(f"config:={config}: no such parameter file")
     given = context.get_locals_as_dict().get(_GIVEN, frozenset())
     overrides = {
         # typed explicitly: a description or a prefix must stay a string, never be read as YAML

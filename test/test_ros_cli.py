@@ -197,6 +197,13 @@ def test_launch_config_file_then_given_arguments(launched, tmp_path):
     assert param_get(d, "publish_frequency") == "Double value is: 20.0"
     assert param_get(d, "frame_prefix") == "String value is:"
     assert p.stop() == 0, p.out
+    # a mistyped config path: launch_ros only warned ("Parameter file path is not a file") and started the node
+    # on built-in defaults, dropping the whole configuration
+    p = launched(d, "launch", "idyntree_models", "model_server.launch.py", f"config:={tmp_path / 'typo.yaml'}",
+                 f"model_file:={DEMO_ARM}")
+    p.wait_for(f"config:={tmp_path / 'typo.yaml'}: no such parameter file")
+    assert p.proc.wait(30) != 0 and "serving model" not in p.out, p.out
+    assert p.stop() != 0
 
 
 # -- ros2 run, services, topics, parameters ---------------------------------------------------------

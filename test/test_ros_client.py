@@ -93,18 +93,18 @@ def test_example_estimator_finds_a_server_in_another_namespace():
     with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
         yaml.safe_dump({"/**": {"ros__parameters": {"model_file": str(ICUB)}}}, f)
     server = Process([sys.executable, "-m", "idyntree_models.ros.model_server", "--ros-args", "-r", "__node:=ms2",
-                      "-r", "__ns:=/r2", "--params-file", f.name], 65)
+                      "-r", "__ns:=/r2", "--params-file", f.name], 71)
     estimator = [sys.executable, "-m", "idyntree_models.ros.example_estimator", "--timeout", "20"]
     try:
         for args in (["--server", "/r2/ms2"], ["--server", "ms2", "--ros-args", "-r", "__ns:=/r2"],
                      ["--server", "r2/ms2"]):
-            est = Process(estimator + args, 65)
+            est = Process(estimator + args, 71)
             est.proc.wait(60)
             out = est.output()
             est.stop()
             assert est.proc.returncode == 0, out + server.output()
             assert "6 sensors (frames in TF" in out and "l_arm_ft_sensor" in out, out
-        est = Process(estimator + ["--server", "/r2/ms2", "--ros-args", "-r", "/r2/robot_sensors:=/elsewhere"], 65)
+        est = Process(estimator + ["--server", "/r2/ms2", "--ros-args", "-r", "/r2/robot_sensors:=/elsewhere"], 71)
         est.proc.wait(60)
         out = est.output()
         est.stop()

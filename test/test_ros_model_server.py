@@ -674,7 +674,7 @@ def test_joint_states_as_robot_state_publisher_reads_them(ros):
 def test_unstamped_joint_states_are_said_not_to_move_tf(ros):
     """`ros2 topic pub` sends stamp 0: the first message is published, then none (as robot_state_publisher: at most
     publish_frequency per second of stamps), and the robot looked frozen without a word."""
-    server, probe = ros(66, {"model_file": str(DEMO_ARM)})
+    server, probe = ros(72, {"model_file": str(DEMO_ARM)})
     tf = probe.collect(TFMessage, "/tf", tf_qos())
     pub = probe.node.create_publisher(JointState, "joint_states", 10)
     wait_ready(server, probe)

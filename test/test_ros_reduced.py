@@ -95,8 +95,8 @@ def test_clearing_model_file_then_the_reduction_gives_the_whole_model_back():
     arm = DEMO / "demo_arm.urdf"
     full = set(load_model(arm).joints)
     reduced = {"elbow", "foot_ft_joint", "wrist_ft_joint"}  # (the F/T sensors' joints are kept: the default)
-    server = start_server(64, {"model_file": str(arm), "reduced_joints": ["elbow"]})
-    probe = Probe(64)
+    server = start_server(69, {"model_file": str(arm), "reduced_joints": ["elbow"]})
+    probe = Probe(69)
     try:
         def joints() -> set[str]:
             resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""))
