@@ -442,3 +442,25 @@ def test_an_initial_configuration_no_format_writes_is_said(name: str) -> None:
             assert bool(said) == moved, (sk["name"], fmt, said)
             if moved and name == "biped.skel":
                 assert said[0].startswith("the initial configuration of 2 joint(s) (j_shin_left = -0.17, "), said
+
+
+@needs_dartpy
+def test_skeletons_of_one_name_are_named_and_read_as_dart_names_them(tmp_path):
+    """Two skeletons named `s`: the second could not be chosen (`--skeleton 's(1)'`: no such skeleton) and the
+    warning listed nothing as not loaded. DART's world names it `s(1)`; each is now read, compared with DART."""
+    path = tmp_path / "dup.skel"
+    path.write_text(
+        '<skel><world name="w">'
+        '<skeleton name="s"><body name="a"><inertia><mass>1</mass></inertia></body>'
+        '<joint type="weld" name="j"><parent>world</parent><child>a</child></joint></skeleton>'
+        '<skeleton name="s"><transformation>0 0 1 0 0 0</transformation><body name="b"><inertia><mass>2</mass></inertia>'
+        '</body><joint type="free" name="f"><parent>world</parent><child>b</child></joint></skeleton>'
+        '</world></skel>')
+    ref = dart_reference(path)
+    assert ref["ok"], ref
+    assert [sk["name"] for sk in ref["skeletons"]] == ["s", "s(1)"]
+    assert compare_with_dart(path, ref) == 2
+    warnings: list[str] = []
+    model = load_model(path, warnings=warnings)
+    assert model.name == "s" and any("'s(1)' not loaded" in w for w in warnings), warnings
+    assert load_model(path, skeleton="s(1)").name == "s(1)"

@@ -211,24 +211,24 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     skeletons = find_children(world, "skeleton")
     if not skeletons:
         raise r.error(world, "the world has no <skeleton>: there is no model to load")
-    names = [s.get("name", "") for s in skeletons]
+    names = _skeleton_names(skeletons)
     if options.skeleton is not None:
-        matches = [s for s in skeletons if s.get("name", "") == options.skeleton]
-        if not matches:
+        if options.skeleton not in names:
             raise r.error(
                 world, f"no skeleton named '{options.skeleton}' (skeletons: {', '.join(repr(n) for n in names)})"
             )
-        skel_el = matches[0]
+        chosen = names.index(options.skeleton)
     else:
-        skel_el = skeletons[0]
+        chosen = 0
+    skel_el = skeletons[chosen]
     if len(skeletons) > 1:
-        others = [n for n in names if n != skel_el.get("name", "")]
+        others = [n for k, n in enumerate(names) if k != chosen]
         diag.warn(
-            f"the world has {len(skeletons)} skeletons; loaded '{skel_el.get('name', '')}' "
+            f"the world has {len(skeletons)} skeletons; loaded '{names[chosen]}' "
             f"(choose another with the skeleton option): {', '.join(repr(n) for n in others)} not loaded"
         )
     unread = _unread(root, world, skel_el, r.kids)  # (first, so that the reader uses what it saw of each element)
-    model = _skeleton(r, skel_el, options, diag, lost)
+    model = _skeleton(r, skel_el, options, diag, lost, names[chosen])
     if unread:
         model.metadata["skel_not_read"] = unread
         shown = "; ".join(unread[:_SHOWN]) + (f"; and {len(unread) - _SHOWN} more" if len(unread) > _SHOWN else "")
@@ -237,7 +237,7 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     model.metadata["gravity"] = [float(g) for g in gravity]
     model.metadata["time_step"] = float(time_step)
     model.metadata["skel_skeletons"] = names
-    model.metadata["skel_skeleton"] = skel_el.get("name", "")
+    model.metadata["skel_skeleton"] = names[chosen]
     if world.get("name") is not None:  # (DART reads no name of the world; kept, as the skeletons' names are)
         model.metadata["skel_world"] = world.get("name")
     if detector is not None:
@@ -425,8 +425,23 @@ def _said(what: str, el: etree._Element, me, inside: str, after: str) -> str:
 
 
 # -- skeleton ---------------------------------------------------------------------------------
-def _skeleton(r: _SkelReader, el: etree._Element, options: LoadOptions, diag: Diagnostics, lost: list[str]) -> Model:
-    name = el.get("name", "").strip() or "skeleton"
+def _skeleton_names(skeletons: list[etree._Element]) -> list[str]:
+    """The skeletons' names as DART's world names them: a name already taken gets `(1)`, `(2)`, ... (its
+    NameManager), so that every skeleton of the file can be chosen (two named `s` made the second unreachable)."""
+    out: list[str] = []
+    for s in skeletons:
+        name = s.get("name", "")
+        k, unique = 0, name
+        while unique in out:
+            k += 1
+            unique = f"{name}({k})"
+        out.append(unique)
+    return out
+
+
+def _skeleton(r: _SkelReader, el: etree._Element, options: LoadOptions, diag: Diagnostics, lost: list[str],
+              unique_name: str) -> Model:
+    name = unique_name.strip() or "skeleton"
     skel_frame = r.transformation(el)
     model = Model(name=name)
     mobile = r.child(el, "mobile")
