@@ -464,3 +464,30 @@ def test_skeletons_of_one_name_are_named_and_read_as_dart_names_them(tmp_path):
     model = load_model(path, warnings=warnings)
     assert model.name == "s" and any("'s(1)' not loaded" in w for w in warnings), warnings
     assert load_model(path, skeleton="s(1)").name == "s(1)"
+
+
+@needs_dartpy
+def test_a_free_body_named_world_is_said_to_lose_its_pose_and_freedom_where_it_does(tmp_path):
+    """DART reads a body named `world` like any other: here the free root of the skeleton, at z = 1. URDF, SDF and
+    JSON wrote it at the origin, and MJCF as its world body (welded, its child at the wrong height), without a word:
+    the base-pose warning skipped a base named `world`."""
+    from idyntree_models import export_model
+
+    path = tmp_path / "world_body.skel"
+    path.write_text(
+        '<skel><world name="w"><skeleton name="s">'
+        '<body name="world"><transformation>0 0 1 0 0 0</transformation><inertia><mass>2</mass></inertia></body>'
+        '<body name="b"><transformation>0 0 2 0 0 0</transformation><inertia><mass>1</mass></inertia></body>'
+        '<joint type="revolute" name="r"><parent>world</parent><child>b</child><axis><xyz>0 1 0</xyz></axis></joint>'
+        '</skeleton></world></skel>')
+    ref = dart_reference(path)
+    assert ref["ok"] and ref["skeletons"][0]["bodies"]["world"]["joint_type"] == "FreeJoint", ref
+    assert compare_with_dart(path, ref) == 2
+    model = load_model(path)
+    for fmt in ("urdf", "sdf", "idyntree-model-json"):
+        warnings: list[str] = []
+        export_model(model, fmt, warnings=warnings)
+        assert any("the pose of the base 'world' in the world (at 0.0 0.0 1.0) is not written" in w for w in warnings), fmt
+    warnings = []
+    export_model(model, "mjcf", warnings=warnings)
+    assert any("base link is named 'world'" in w and "free joint 'root'" in w for w in warnings), warnings

@@ -271,7 +271,7 @@ def report_source_structure(model: Model, fmt: str, diag: Diagnostics) -> None:
                   "the model written moves")
     pose = model.metadata.get("base_pose")
     base = model.default_base_link
-    if pose is not None and fmt != "mjcf" and base != "world" and not np.array_equal(np.asarray(pose, dtype=float), np.eye(4)):
+    if pose is not None and fmt != "mjcf" and not np.array_equal(np.asarray(pose, dtype=float), np.eye(4)):
         p = np.asarray(pose, dtype=float)
         diag.warn(f"the pose of the base '{base}' in the world (at {format_numbers(p[:3, 3], 'the base pose')}) is not "
                   f"written: the {fmt} written has its base at the origin")
