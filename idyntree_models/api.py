@@ -156,6 +156,7 @@ def _load(source, format: str | None, warnings: list[str] | None, keep_text: boo
             gc.enable()
     if opts.base_dir:  # where relative resources (meshes) are found, for exporters that reference them
         model.metadata.setdefault("source_dir", opts.base_dir)
+    model.metadata["source_format"] = fmt.name  # (what an exporter writes of its own, not as the source had it)
     if warnings is not None:
         warnings.extend(diag.warnings)
     return model, text, fmt

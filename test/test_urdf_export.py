@@ -547,3 +547,26 @@ def test_urdf_round_trip_keeps_each_rotation_bit_for_bit(rpy):
         r, p, y = urdf_parser.URDF.from_xml_string(t).joint_map["j"].origin.rpy
         rot.append(rpy_to_matrix([r, p, y]))
     np.testing.assert_allclose(rot[1], rot[0], atol=1e-12)
+
+
+def test_a_continuous_joint_written_with_effort_limits_names_what_idyntree_reads_from_them():
+    """A SKEL hinge with a force limit and no position limits becomes a URDF continuous joint with <limit effort>:
+    the iDynTree wheel reads that as position limits [0, 0] (the joint locked), and nothing said so. A URDF source
+    that had the same <limit> is written back as it was, without the warning."""
+    import idyntree_oracle as oracle
+
+    skel = ('<skel><world name="w"><skeleton name="s"><body name="a"><inertia><mass>1</mass></inertia></body>'
+            '<body name="b"><inertia><mass>1</mass></inertia></body>'
+            '<joint type="weld" name="fix"><parent>world</parent><child>a</child></joint>'
+            '<joint type="revolute" name="hinge"><parent>a</parent><child>b</child><axis><xyz>0 1 0</xyz></axis>'
+            '<dof local_index="0"><force lower="-5" upper="5"/></dof></joint></skeleton></world></skel>')
+    warnings: list[str] = []
+    text = export_model(load_model(skel, "skel"), "urdf", warnings=warnings)
+    ref = oracle.load(text)
+    joint = ref.model.getJoint(ref.model.getJointIndex("hinge"))
+    assert joint.hasPosLimits() and (joint.getMinPosLimit(0), joint.getMaxPosLimit(0)) == (0.0, 0.0)  # what iDynTree does
+    said = [w for w in warnings if "continuous joint(s) hinge are written with a <limit>" in w]
+    assert len(said) == 1 and "[0, 0]" in said[0]
+    again: list[str] = []
+    export_model(load_model(text, "urdf"), "urdf", warnings=again)
+    assert not [w for w in again if "continuous joint(s)" in w], again

@@ -502,6 +502,7 @@ class _LimitIssues:
     def __init__(self) -> None:
         self.no_effort: list[str] = []
         self.prismatic_unbounded: list[str] = []
+        self.continuous_limited: list[str] = []
 
 
 def _joint_element(root: etree._Element, joint: Joint, issues: _LimitIssues) -> etree._Element:
@@ -528,6 +529,8 @@ def _joint_element(root: etree._Element, joint: Joint, issues: _LimitIssues) -> 
             issues.no_effort.append(joint.name)
         if joint.type is JointType.PRISMATIC and not positional:
             issues.prismatic_unbounded.append(joint.name)
+        elif not positional:
+            issues.continuous_limited.append(joint.name)
         attrs = {}
         if positional:
             attrs["lower"] = _num(lim.min_position)
@@ -693,6 +696,13 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
         diag.warn(
             "URDF has no unbounded prismatic joint with effort/velocity limits; readers will see position limits "
             "[0, 0] on joint(s) " + ", ".join(issues.prismatic_unbounded)
+        )
+    if issues.continuous_limited and model.metadata.get("source_format", "urdf") != "urdf":
+        # (a URDF source had these <limit>s itself: written back as they were, they are no change of ours)
+        diag.warn(
+            "continuous joint(s) " + listed(issues.continuous_limited, 8) + " are written with a <limit> for their "
+            "effort/velocity limits; the iDynTree URDF reader takes a continuous joint's <limit> as position limits "
+            "[0, 0] (urdfdom and ROS do not)"
         )
     for sensor in model.sensors.values():
         with _element(f"sensor '{sensor.name}'"):
