@@ -166,12 +166,18 @@ def read_stdin() -> bytes:
     return text
 
 
-def write_stdout(text: str) -> None:
+def write_stdout(text: str, *, reader_may_stop: bool = False) -> None:
+    """`reader_may_stop`: a reader that closes the pipe early (`| head`) has what it wanted, so BrokenPipeError is
+    raised as it is, for the command to end quietly; a model cut short is an error."""
     if sys.stdout is None:
         raise ModelError("cannot write the output: standard output is closed", source="<stdout>")
     try:
         sys.stdout.buffer.write(text.encode("utf-8"))
         sys.stdout.flush()
+    except BrokenPipeError:
+        if not reader_may_stop:
+            raise ModelError("cannot write the output: the reader closed the pipe", source="<stdout>") from None
+        raise
     except OSError as e:
         raise ModelError(f"cannot write the output: {e.strerror or e}", source="<stdout>") from None
 

@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "(all but DOT need Graphviz's dot program)")
     add_load_arguments(p)
     add_reduce_arguments(p)
-    p.add_argument("--quiet", action="store_true", help="do not print warnings")
+    p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     return p
 
 
@@ -165,7 +165,8 @@ def run(argv: list[str] | None = None) -> int:
         info = model_info(model, config, args.frame)
         if args.graph:
             print(f"{PROG}: {write_graph(model, args.graph)}", file=sys.stderr)
-        write_stdout(json.dumps(info, indent=1, allow_nan=False) + "\n" if args.json else format_text(info))  # (no NaN)
+        write_stdout(json.dumps(info, indent=1, allow_nan=False) + "\n" if args.json else format_text(info),  # (no NaN)
+                     reader_may_stop=True)
     except ModelError as e:
         print(f"{PROG}: error: {one_line(str(e))}", file=sys.stderr)
         return 1

@@ -316,3 +316,19 @@ def test_relative_meshes_of_a_model_from_standard_input_are_said_not_to_be_rebas
     assert "written as they were" not in from_file.stderr and 'filename="../meshes/a.stl"' in out.read_text()
     to_stdout = cli("-i", "-", "-o", "-", "--output-format", "urdf", stdin=src.read_text())  # nothing to rebase onto
     assert to_stdout.returncode == 0 and "mesh" not in to_stdout.stderr
+
+
+def test_info_ends_quietly_when_its_reader_stops_reading():
+    """`idyntree-model-info big.urdf | head`: the reader has what it wanted; the converter's model cut short by a
+    closed pipe stays an error."""
+    results = {}
+    for tool, args in (("info_cli", [str(DEMO_URDF)]), ("cli", ["-i", str(DEMO_URDF), "-o", "-", "--output-format", "urdf"])):
+        r, w = os.pipe()
+        os.close(r)
+        try:
+            results[tool] = subprocess.run([sys.executable, "-m", f"idyntree_models.{tool}", *args, "-q"], stdout=w,
+                                           stderr=subprocess.PIPE, text=True, cwd=REPO, timeout=300)
+        finally:
+            os.close(w)
+    assert results["info_cli"].returncode == 0 and results["info_cli"].stderr == "", results["info_cli"].stderr
+    assert results["cli"].returncode == 1 and "the reader closed the pipe" in results["cli"].stderr

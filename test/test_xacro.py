@@ -231,3 +231,26 @@ def test_node_serves_a_xacro_file_with_arguments_and_refuses_xacro_text():
     assert refused.proc.returncode == 1
     assert "xacro documents are not expanded in this load" in refused.output()
     assert "or give the .xacro file as model_file (with xacro_args)" in refused.output()
+
+
+def test_findings_in_a_file_the_expansion_includes_name_that_file(tmp_path):
+    """An SDF <include> of a .sdf.xacro is read from its own file: its lines are that file's, not the xacro output's.
+    (Warnings about an included file gave the including file's name with the included file's line.)"""
+    (tmp_path / "sub.sdf").write_text('<?xml version="1.0"?>\n<sdf version="1.9">\n<model name="sub">\n'
+                                      '<link name="a"/><link name="b"/>\n'
+                                      '<joint name="j" type="revolute"><parent>a</parent><child>nope</child></joint>\n'
+                                      '</model>\n</sdf>')
+    top = tmp_path / "top.sdf.xacro"
+    top.write_text('<?xml version="1.0"?>\n<sdf version="1.9" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                   '<model name="top"><link name="base"/>\n<include><uri>sub.sdf</uri></include>\n</model></sdf>')
+    with pytest.raises(ModelError) as e:
+        load_model(top)
+    assert str(e.value).startswith(f"{tmp_path / 'sub.sdf'}:5: <child>:") and "xacro output" not in str(e.value)
+    (tmp_path / "sub.sdf").write_text((tmp_path / "sub.sdf").read_text().replace("nope", "b"))
+    for path in (top, tmp_path / "top.sdf"):
+        if path.suffix == ".sdf":
+            path.write_text(top.read_text().replace(' xmlns:xacro="http://www.ros.org/wiki/xacro"', ""))
+        warnings: list[str] = []
+        load_model(path, warnings=warnings)
+        said = [w for w in warnings if "has no <axis>" in w]
+        assert said == [f"{path}: {tmp_path / 'sub.sdf'}, line 5: revolute joint 'j' has no <axis>; using 0 0 1"], warnings

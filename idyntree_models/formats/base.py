@@ -227,11 +227,28 @@ class Diagnostics(Record):
     strict: bool = False
     quiet: bool = False  # collect without logging (a preparation whose warnings the real export says)
     lines_of: str = ""  # whose line numbers the findings give, when not the file's (a xacro file's expansion)
+    _documents: dict = field(default_factory=dict, repr=False)  # included documents: id(root) -> (root, file)
     _seen: set[str] = field(default_factory=set, repr=False)
 
+    def included(self, root, source: str | None) -> None:
+        """`root` is the root element of a document the model's file includes (an SDF <include>): findings about its
+        elements name that file (`at`)."""
+        if source != self.source:
+            self._documents[id(root)] = (root, source)  # (the root kept: lxml hands back the same proxy while alive)
+
+    def at(self, el) -> str:
+        """Where `el` is, for a warning: `line N` of the model's file, or `FILE, line N` of a file it includes."""
+        line = f"line {el.sourceline}"
+        if self._documents:
+            entry = self._documents.get(id(el.getroottree().getroot()))
+            if entry is not None:
+                return f"{entry[1]}, {line}"
+        return line
+
     def located(self, e: ModelError) -> ModelError:
-        """`e` with its line said as `lines_of`'s: a file:line would point into the file, at the wrong place."""
-        if self.lines_of and e.line:
+        """`e` with its line said as `lines_of`'s: a file:line would point into the file, at the wrong place. (An
+        error in a file the model's file includes keeps its own file and line.)"""
+        if self.lines_of and e.line and e.source in (None, self.source):
             e.element = f"line {e.line} of {self.lines_of}" + (f": {e.element}" if e.element else "")
             e.line = None
             e.args = (str(e),)

@@ -136,6 +136,7 @@ def read_document(data: str | bytes, source: str | None, diag: Diagnostics
         # does not pay for the whole-text scans; the repaired text is parsed again, whose error stands
         root = parse_xml(repair_xml(data, diag), source)
         namespaces = None  # (a repair may declare the prefixes a file used without declaring them)
+    diag.included(root, source)
     r = SdfXmlReader(source)
     r.namespaces = namespaces
     if root.tag != "sdf":
@@ -385,7 +386,7 @@ def _unflatten(r: XmlReader, model: etree._Element, diag: Diagnostics, depth: in
             if _move_into(r, model, nested, prefix + "::"):
                 _unflatten(r, nested, diag, depth + 1)
                 model.append(nested)
-                diag.warn(f"line {el.sourceline}: flattened names '{prefix}::...' read as the nested model "
+                diag.warn(f"{diag.at(el)}: flattened names '{prefix}::...' read as the nested model "
                           f"'{prefix}' (libsdformat's conversion of SDF 1.7)")
                 first_new = first_new if first_new is not None else nested
                 restart = True

@@ -171,7 +171,7 @@ class FrameGraph:
         added = self._names(scope)
         if not self._has_link(scope, added):
             if scope.parent is not None and (child_bool(r, el, "static", False) or scope.nested):
-                self.diag.warn(f"line {el.sourceline}: static model '{scope.name}' has no links; its frame is left out")
+                self.diag.warn(f"{self.diag.at(el)}: static model '{scope.name}' has no links; its frame is left out")
                 scope.empty = True
                 return
             raise r.error(el, f"model '{scope.name}' has no links (a model must have at least one link)")
@@ -233,7 +233,7 @@ class FrameGraph:
                 new = n + "_joint"
                 while new in scope.locals:
                     new += "_joint"
-                self.diag.warn(f"line {c.sourceline}: joint '{n}' renamed '{new}' (a link has the same name)")
+                self.diag.warn(f"{self.diag.at(c)}: joint '{n}' renamed '{new}' (a link has the same name)")
                 c.set("name", new)
                 n = new
             scope.owners.setdefault(n, (id(scope), r.source, c.sourceline))
@@ -271,7 +271,7 @@ class FrameGraph:
         dropped = [f"<{c.tag}>" for holder in (sub.el, inc) for c in holder
                    if isinstance(c.tag, str) and c.tag in NOT_MERGED]
         if dropped:
-            self.diag.warn(f"line {inc.sourceline}: merge-include of model '{name}': {', '.join(dropped)} not applied "
+            self.diag.warn(f"{self.diag.at(inc)}: merge-include of model '{name}': {', '.join(dropped)} not applied "
                            f"(SDFormat merges a model's content into model '{into.name}', not these settings)")
         if sub.merged in into.locals:
             raise into.r.error(inc, f"model '{name}' is merged twice into model '{into.name}': the frame "
@@ -325,7 +325,7 @@ class FrameGraph:
         model_el = find_child(sub_root, "model")
         if model_el is None:
             if find_child(sub_root, "light") is not None or find_child(sub_root, "actor") is not None:
-                self.diag.warn(f"line {inc.sourceline}: included '{uri}' holds no model; ignored")
+                self.diag.warn(f"{self.diag.at(inc)}: included '{uri}' holds no model; ignored")
                 return None
             raise r.error(inc, f"included file {path} has no <model>")
         name = child_text(r, inc, "name")
@@ -342,7 +342,7 @@ class FrameGraph:
         sub.include_el, sub.include_reader = inc, (r, scope.version)
         for c in list(inc):
             if isinstance(c.tag, str) and c.tag[0] == "{" and etree.QName(c).localname == "params":
-                self.diag.warn(f"line {c.sourceline}: <{c.prefix}:params> of the include of '{uri}' is not applied: "
+                self.diag.warn(f"{self.diag.at(c)}: <{c.prefix}:params> of the include of '{uri}' is not applied: "
                                "the included model is read as its file says")
                 inc.remove(c)  # (not kept either: in the written nested model it would mean nothing)
         self.included[model_el] = sub

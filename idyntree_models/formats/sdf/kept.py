@@ -333,7 +333,7 @@ def _placement(scope: Scope, model_H_base: np.ndarray, out: list[Extension], dia
         return
     world_H, rel = read_pose(r, pose, version)
     if rel not in (None, "world"):
-        diag.warn(f"line {pose.sourceline}: the model's pose in its world is relative to '{rel}', another part of "
+        diag.warn(f"{diag.at(pose)}: the model's pose in its world is relative to '{rel}', another part of "
                   "the world: it is not part of the model and is not written")
         return
     # (an include's <placement_frame> overrides the model's own)

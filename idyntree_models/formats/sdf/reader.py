@@ -338,13 +338,13 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
         tag = "axis" if i == 0 else "axis2"
         axis_el = first.get(tag)
         if axis_el is None:
-            fg.diag.warn(f"line {el.sourceline}: {jtype} joint '{jname}' has no <{tag}>; using 0 0 1")
+            fg.diag.warn(f"{fg.diag.at(el)}: {jtype} joint '{jname}' has no <{tag}>; using 0 0 1")
             axis_el = etree.Element(tag)
         found = look(axis_el, axis_reads(dof, scope.version)[0], (tag,), notes)
         if i == 0:
             axis_first = found
         if dof == 2 and ("mimic" in found or OUR_MIMIC in found):
-            fg.diag.warn(f"line {axis_el.sourceline}: the mimic in <{tag}> of {jtype} joint '{jname}' is ignored: the "
+            fg.diag.warn(f"{fg.diag.at(axis_el)}: the mimic in <{tag}> of {jtype} joint '{jname}' is ignored: the "
                          "two revolute joints it is split into mimic nothing")
         xyz_el = found.get("xyz")
         xyz = r.floats_text(xyz_el, 3) if xyz_el is not None and r.text(xyz_el) else np.array([0.0, 0.0, 1.0])

@@ -257,7 +257,7 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
             return link
     pose, rel = read_pose(r, found.get("pose"), scope.version)
     if rel and rel != name.split("::")[-1]:
-        diag.warn(f"line {inertial.sourceline}: link '{name}': inertial pose relative_to '{rel}' ignored "
+        diag.warn(f"{diag.at(inertial)}: link '{name}': inertial pose relative_to '{rel}' ignored "
                   "(the inertial pose is in the link frame)")
     mass = found_float(r, found, "mass", 1.0)
     for k, i in _INERTIA_INDEX.items():  # read in key order: the first bad one reported is ixx's, then ixy's...
@@ -269,7 +269,7 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
         # libsdformat refuses negative mass and indefinite tensors: so do we, for SDF
         for w in check_inertia(mass, link.inertia.com, link.inertia.inertia, f"link '{name}'",
                                reject_impossible=True):
-            diag.warn(f"line {inertial.sourceline}: {w}")
+            diag.warn(f"{diag.at(inertial)}: {w}")
     except ModelError as e:
         raise r.error(inertial, f"link '{name}' has invalid inertia: {e.message}") from None
     return link
@@ -292,7 +292,7 @@ def _auto_inertia(r: XmlReader, link_el: etree._Element, inertial: etree._Elemen
         got = solid(shape) if shape is not None else None
         if got is None:
             kind = shape.kind if shape is not None else "this"
-            diag.warn(f"line {inertial.sourceline}: link '{name}': <inertial auto=\"true\"> cannot be computed from "
+            diag.warn(f"{diag.at(inertial)}: link '{name}': <inertial auto=\"true\"> cannot be computed from "
                       f"{kind} geometry here; the written (or default) inertial values are used")
             return None
         volume, unit_inertia = got
@@ -320,7 +320,7 @@ def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diag
         material = _material(r, mat_el, notes)
     geo = first.get("geometry")
     if geo is None:
-        diag.warn(f"line {el.sourceline}: <{el.tag}> of link '{link}' has no <geometry>; ignored")
+        diag.warn(f"{diag.at(el)}: <{el.tag}> of link '{link}' has no <geometry>; ignored")
         return None
     children = [c for c in geo if isinstance(c.tag, str)]
     if not children:
@@ -335,7 +335,7 @@ def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diag
         if placed is not None:
             pose = placed(rel, first.get("pose")) @ pose
         else:
-            diag.warn(f"line {el.sourceline}: <{el.tag}> pose relative_to '{rel}' is read as relative to its link")
+            diag.warn(f"{diag.at(el)}: <{el.tag}> pose relative_to '{rel}' is read as relative to its link")
     name = el.get("name")
     shape: Shape
     if g.tag == "box":
@@ -360,14 +360,14 @@ def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diag
         scale = r.floats_text(scale_el, 3) if scale_el is not None and r.text(scale_el) else np.ones(3)
         shape = Mesh(pose, name, filename=(r.text(uri) if uri is not None else "") or "", scale=scale)
         if "submesh" in values:
-            diag.warn(f"line {g.sourceline}: mesh <submesh> of link '{link}' ignored (the whole mesh is used)")
+            diag.warn(f"{diag.at(g)}: mesh <submesh> of link '{link}' ignored (the whole mesh is used)")
     elif g.tag == "empty":
         if notes:
-            diag.warn(f"line {el.sourceline}: <{el.tag}> '{name}' of link '{link}' has an empty geometry: it is no "
+            diag.warn(f"{diag.at(el)}: <{el.tag}> '{name}' of link '{link}' has an empty geometry: it is no "
                       "shape of the model, and what it holds besides is not kept")
         return None
     else:
-        diag.warn(f"line {g.sourceline}: <{el.tag}> geometry <{g.tag}> of link '{link}' is not supported; ignored")
+        diag.warn(f"{diag.at(g)}: <{el.tag}> geometry <{g.tag}> of link '{link}' is not supported; ignored")
         return None
     shape.material = material
     return shape
@@ -426,9 +426,9 @@ def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_
     """One joint of the tree model; `far` (frames.far_apart of every link and joint pose) asks for the guard
     against poses whose relative pose overflows."""
     r, el = j.scope.r, j.el
-    line = el.sourceline
+    at = diag.at(el)
     if j.type == "gearbox":
-        diag.warn(f"line {line}: gearbox joint '{j.name}' couples two other joints and is no kinematic joint of a "
+        diag.warn(f"{at}: gearbox joint '{j.name}' couples two other joints and is no kinematic joint of a "
                   "tree; ignored")
         return
     parent = j.parent
@@ -439,7 +439,7 @@ def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_
             return
         if WORLD not in model.links:
             model.links[WORLD] = Link(WORLD, Inertia(0.0))
-            diag.warn(f"line {line}: {j.type} joint '{j.name}' connects to 'world': a massless link 'world' was added "
+            diag.warn(f"{at}: {j.type} joint '{j.name}' connects to 'world': a massless link 'world' was added "
                       "as the root of the model")
     parent_inv = g.link_H_model(parent)
     child_H = g.links[j.child]
@@ -455,7 +455,7 @@ def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_
     rot_c = child_H[:3, :3].T
     jtype = j.type
     if jtype == "screw":
-        diag.warn(f"line {line}: screw joint '{j.name}' is approximated by a revolute joint about its axis "
+        diag.warn(f"{at}: screw joint '{j.name}' is approximated by a revolute joint about its axis "
                   "(the translation coupled to the rotation is lost)")
         model.metadata.setdefault("sdf_screw_joints", {})[j.name] = j.extra
         jtype = "revolute"
@@ -498,7 +498,7 @@ def _add_two_axis_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostic
     model.joints[second] = Joint(second, JointType.REVOLUTE, mid, j.child, np.eye(4), axis=rot_c @ j.axes[1],
                                  axis_origin=origin, limits=_limits(j.limits[1], "revolute"),
                                  dynamics=_dyn(j.limits[1]))
-    diag.warn(f"line {j.el.sourceline}: {j.type} joint '{j.name}' split into revolute joints '{j.name}' (axis) and "
+    diag.warn(f"{diag.at(j.el)}: {j.type} joint '{j.name}' split into revolute joints '{j.name}' (axis) and "
               f"'{second}' (axis2) through the massless link '{mid}'")
 
 
@@ -521,7 +521,7 @@ def _add_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> N
         _add_link_sensor(model, g, s, diag)
         return
     if s.type != "force_torque":
-        diag.warn(f"line {el.sourceline}: {s.type} sensor '{s.name}' in joint '{s.owner}' is not supported; ignored")
+        diag.warn(f"{diag.at(el)}: {s.type} sensor '{s.name}' in joint '{s.owner}' is not supported; ignored")
         return
     _add_ft_sensor(model, g, s, diag)
 
@@ -540,7 +540,7 @@ def _unique_sensor_name(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnosti
             (t.name, f"{t.name}_acc", f"{t.name}_gyro") if t.type == "imu" else (t.name,))}
     new = unique_name(s.name, lambda b: any(n in model.sensors or n in model.links or n in model.frames
                                             or n in g.sensor_names for n in names(b)))
-    diag.warn(f"line {s.el.sourceline}: sensor '{s.name}' of {'joint' if s.type == 'force_torque' else 'link'} "
+    diag.warn(f"{diag.at(s.el)}: sensor '{s.name}' of {'joint' if s.type == 'force_torque' else 'link'} "
               f"'{s.owner}' is named '{new}' in the model: another sensor of the model has its name")
     s.name = new
 
@@ -562,10 +562,10 @@ def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics)
         s.model_name = s.name + "_acc"  # (its pair is written back as one IMU: kept.write_kept)
         return
     if s.type == "force_torque":
-        diag.warn(f"line {el.sourceline}: force_torque sensor '{s.name}' is in a link, not a joint; ignored")
+        diag.warn(f"{diag.at(el)}: force_torque sensor '{s.name}' is in a link, not a joint; ignored")
         return
     if s.type not in SENSOR_TYPES:  # (libsdformat refuses the file; a newer specification may have the type)
-        diag.warn(f"line {el.sourceline}: sensor '{s.name}' has type '{s.type}', which SDF does not define: kept as "
+        diag.warn(f"{diag.at(el)}: sensor '{s.name}' has type '{s.type}', which SDF does not define: kept as "
                   "written")
     _unique_sensor_name(model, g, s, diag)
     s.model_name = s.name
@@ -578,7 +578,7 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
     j = g.joints[s.owner]
     joint = model.joints.get(j.name)
     if joint is None or j.parent == WORLD and j.type == "fixed":
-        diag.warn(f"line {el.sourceline}: force_torque sensor '{s.name}': its joint '{j.name}' is not in the "
+        diag.warn(f"{diag.at(el)}: force_torque sensor '{s.name}': its joint '{j.name}' is not in the "
                   "model (world or gearbox joint); ignored")
         return
     _unique_sensor_name(model, g, s, diag)
@@ -601,7 +601,7 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
         model_H_s = (child_H if frame == "child" else parent_H).copy()
         model_H_s[:3, 3] = j.model_H_joint[:3, 3]  # torque about the joint origin
         if not np.allclose(s.model_H_sensor, j.model_H_joint, rtol=0.0, atol=1e-12):
-            diag.warn(f"line {el.sourceline}: force_torque sensor '{s.name}': its <pose> is not kept: with <frame>{frame}, "
+            diag.warn(f"{diag.at(el)}: force_torque sensor '{s.name}': its <pose> is not kept: with <frame>{frame}, "
                       f"the wrench is measured in the {frame} link's axes at the joint, and that is the sensor's pose in "
                       "the model (and in every file written from it)")
     second = joint.child
