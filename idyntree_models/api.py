@@ -62,9 +62,9 @@ def _read_text(source: str | bytes | os.PathLike) -> tuple[str, str | None]:
                 name = show(name)
             raise ModelError(why, source=name) from None
         if not stat.S_ISREG(st.st_mode):
-            pipe = stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode) or stat.S_ISSOCK(st.st_mode)
-            raise ModelError("not a regular file" + (" (a pipe is read as standard input: -i - in the commands, the "
-                                                     "text itself in the API)" if pipe else ""), source=name)
+            pipe = stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode)
+            raise ModelError("not a regular file" + (" (to read a pipe, give - as the model file and the model on "
+                                                     "standard input)" if pipe else ""), source=name)
         text = decode_utf8(read_file_limited(name), name)
     else:
         text = str(source)

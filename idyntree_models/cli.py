@@ -13,6 +13,7 @@ from .cli_options import (
     add_reduce_arguments,
     add_xacro_and_strict_arguments,
     exit_process,
+    input_name,
     load_options_from_args,
     read_stdin,
     reduce_from_args,
@@ -152,7 +153,7 @@ def _convert(args) -> None:
             raise e.with_source("<stdin>") from None
     else:
         model = load_model(os.fspath(args.input), args.input_format, warnings=warnings, **options)
-    model = reduce_from_args(model, args, warnings, "<stdin>" if args.input == "-" else os.fspath(args.input))
+    model = reduce_from_args(model, args, warnings, input_name(args.input))
     try:
         text = export_model(
             model,
@@ -170,7 +171,7 @@ def _convert(args) -> None:
         if e.source is None:
             e.message = f"cannot be written as {out_format}: {e.element + ': ' if e.element else ''}{e.message}"
             e.element = None
-            e.with_source("<stdin>" if args.input == "-" else os.fspath(args.input))
+            e.with_source(input_name(args.input))
         raise
     if args.output == "-":
         write_stdout(text)

@@ -153,6 +153,11 @@ def setup_logging(quiet: bool) -> None:
     logging.captureWarnings(True)
 
 
+def input_name(path: str) -> str:
+    """How messages name a command's model: its file, or <stdin> for `-`."""
+    return "<stdin>" if path == "-" else os.fspath(path)
+
+
 def read_stdin() -> bytes:
     """The model on standard input, at most a model's size; a closed one is said, not an internal error."""
     if sys.stdin is None:

@@ -22,6 +22,7 @@ from .cli_options import (
     add_load_arguments,
     add_reduce_arguments,
     exit_process,
+    input_name,
     load_options_from_args,
     parse_assignments,
     read_stdin,
@@ -140,7 +141,9 @@ def write_graph(model, out: str) -> str:
 def _parse(argv: list[str] | None) -> argparse.Namespace:
     p = build_parser()
     args = p.parse_args(argv)
-    if args.path is None and args.q and "=" not in args.q[-1]:  # `--q j=1 model.urdf`: --q took the model too
+    last = args.q[-1] if args.q else ""
+    if args.path is None and last and ("=" not in last or last == "-" or os.path.exists(last)):
+        # `--q j=1 model.urdf`: --q took the model too
         args.path = args.q.pop()
     if args.path is None:
         p.error("the following arguments are required: MODEL")
@@ -160,7 +163,7 @@ def run(argv: list[str] | None = None) -> int:
                 raise e.with_source("<stdin>") from None
         else:
             model = load_model(os.fspath(args.path), args.input_format, warnings=warnings, **options)
-        model = reduce_from_args(model, args, warnings, "<stdin>" if args.path == "-" else os.fspath(args.path))
+        model = reduce_from_args(model, args, warnings, input_name(args.path))
         config = parse_assignments(args.q, "--q")
         info = model_info(model, config, args.frame)
         if args.graph:

@@ -701,10 +701,13 @@ def test_a_long_prolog_does_not_hide_the_root_element():
     assert len(text) > 25000
     assert set(load_model(text).links) == {"a"}
     assert set(load_model("\ufeff" + text).links) == {"a"}
+    # a ']' in a quoted literal or a comment of the DOCTYPE's internal subset does not end it
+    for subset in ('<!ATTLIST link name CDATA "]">', "<!-- ] -->"):
+        assert set(load_model(f'<!DOCTYPE robot [{subset}]><robot name="r"><link name="a"/></robot>').links) == {"a"}
 
 
 @pytest.mark.parametrize("text", ["<!DOCTYPE " + "[]" * 50000, "<!DOCTYPE " + "[a]" * 50000 + "x", "<?" * 200000,
-                                  "<!--" * 200000])
+                                  "<!--" * 200000, "<!DOCTYPE r [" + "<!--" * 200000, "<!DOCTYPE r [" + '"a' * 100000])
 def test_a_hostile_prolog_is_refused_at_once(text):
     """With no length limit on the prolog, skipping it must stay one pass: a regular expression for a DOCTYPE's
     internal subset backtracks without end on `<!DOCTYPE [][][]...` (500 pairs did not finish in two minutes)."""

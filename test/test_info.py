@@ -281,7 +281,7 @@ def test_dot_quotes_odd_names():
     assert _q('a "b" \\ c') == '"a \\"b\\" \\\\ c"'
 
 
-def test_q_before_the_model_leaves_the_model_to_it() -> None:
+def test_q_before_the_model_leaves_the_model_to_it(tmp_path) -> None:
     """`--q j=1 model.urdf` took the model as a second joint position: 'the following arguments are required: MODEL'."""
     path = str(DEMO / "demo_arm.urdf")
     before = ours("--q", "elbow=0.5", path, "--json", "--quiet")
@@ -291,6 +291,9 @@ def test_q_before_the_model_leaves_the_model_to_it() -> None:
     assert json.loads(before.stdout)["configuration"] == {"elbow": 0.5}
     missing = ours("--q", "elbow=0.5")
     assert missing.returncode == 2 and "required: MODEL" in missing.stderr
+    odd = tmp_path / "a=b.urdf"  # (a file name with '=' in it: still the model, as it exists)
+    odd.write_text((DEMO / "demo_arm.urdf").read_text())
+    assert ours("--q", "elbow=0.5", str(odd), "--quiet").returncode == 0
 
 
 def test_errors_and_warnings_are_one_line_each_whatever_the_names_hold(tmp_path) -> None:

@@ -786,8 +786,12 @@ def test_mjcf_nested_deeper_than_mujoco_reads_is_refused_with_its_line():
             + "</body>" * n + "</worldbody></mujoco>")
     with pytest.raises(ModelError) as e:
         load_model(text, "mjcf")
-    assert "elements nest 603 levels deep; MuJoCo reads at most 499" in str(e.value)
-    assert e.value.line == 2 + 2 * n and "XML_PARSE_HUGE" not in str(e.value)
+    assert "elements nest more than 499 levels deep; MuJoCo reads at most 499" in str(e.value)
+    # the first element 500 levels deep: the <geom> of body b496 (line 3 + 2 * 496 + 1)
+    assert e.value.line == 996 and "XML_PARSE_HUGE" not in str(e.value)
+    deeper = ("<mujoco><worldbody>" + "<body>" * 2100 + "</body>" * 2100 + "</worldbody></mujoco>")  # past libxml2's
+    with pytest.raises(ModelError, match="more than 499 levels deep; MuJoCo reads at most 499"):          # own 2048
+        load_model(deeper, "mjcf")
 
 
 def test_other_formats_say_what_a_too_deep_document_is():

@@ -297,7 +297,7 @@ def test_a_pipe_given_as_a_file_says_to_use_standard_input(tmp_path):
     fifo = tmp_path / "model.urdf"
     os.mkfifo(fifo)
     r = cli("-i", fifo, "-o", tmp_path / "x.json")
-    assert r.returncode == 1 and "not a regular file (a pipe is read as standard input: -i -" in r.stderr, r.stderr
+    assert r.returncode == 1 and "not a regular file (to read a pipe, give - as the model file" in r.stderr, r.stderr
 
 
 def test_relative_meshes_of_a_model_from_standard_input_are_said_not_to_be_rebased(tmp_path):

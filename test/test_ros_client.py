@@ -82,18 +82,16 @@ def test_demo_runs_and_stops_its_server():
     assert DEMO.is_dir()
 
 
-def test_example_estimator_finds_a_server_in_another_namespace():
+def test_example_estimator_finds_a_server_in_another_namespace(tmp_path):
     """The client took get_model from --server but robot_sensors from its own namespace: for a server in /r2 it
     printed '72 sensors' from the model, then '0 sensors', and exited 0. The sensors now follow the server's name,
     resolved as ROS resolves names (absolute, or relative to the estimator's namespace); none arriving is an error."""
-    import tempfile
-
     import yaml
 
-    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
-        yaml.safe_dump({"/**": {"ros__parameters": {"model_file": str(ICUB)}}}, f)
+    params = tmp_path / "params.yaml"
+    params.write_text(yaml.safe_dump({"/**": {"ros__parameters": {"model_file": str(ICUB)}}}))
     server = Process([sys.executable, "-m", "idyntree_models.ros.model_server", "--ros-args", "-r", "__node:=ms2",
-                      "-r", "__ns:=/r2", "--params-file", f.name], 71)
+                      "-r", "__ns:=/r2", "--params-file", str(params)], 71)
     estimator = [sys.executable, "-m", "idyntree_models.ros.example_estimator", "--timeout", "20"]
     try:
         for args in (["--server", "/r2/ms2"], ["--server", "ms2", "--ros-args", "-r", "__ns:=/r2"],

@@ -67,16 +67,18 @@ def get_format(name: str) -> Format:
 
 def output_format(name: str | Format) -> Format:
     """A format to write, refused (with the formats that are written) before any input is read for it."""
-    fmt = name if isinstance(name, Format) else get_format(name) if _known(name) else None
+    if isinstance(name, Format):
+        fmt: Format | None = name
+    else:
+        try:
+            fmt = get_format(name)
+        except ModelError:
+            fmt = None
     if fmt is None or not fmt.writes:
         written = ", ".join(n for n, f in FORMATS.items() if f.writes)
         what = f"unknown format '{name}'" if fmt is None else f"{fmt.name} is read, not written"
         raise UnsupportedFormatError(f"{what} (formats written: {written})")
     return fmt
-
-
-def _known(name: str) -> bool:
-    return ALIASES.get(name.lower(), name.lower()) in FORMATS
 
 
 def format_from_path(path: str) -> Format | None:
@@ -118,9 +120,10 @@ def loader(fmt: Format):
 
 
 def dumper(fmt: Format):
+    output_format(fmt)  # (refuses a format that is read only, saying which are written)
     mod = fmt.implementation()
     if mod is None or not hasattr(mod, "dump"):
-        output_format(fmt)  # (says which are written)
+        raise UnsupportedFormatError(f"writing {fmt.name} is not supported")
     return mod.dump
 
 

@@ -269,12 +269,21 @@ def report_source_structure(model: Model, fmt: str, diag: Diagnostics) -> None:
     if model.metadata.get("static") and fmt != "sdf":
         diag.warn(f"the model is static in SDF (it stays where it is, whatever its joints): {fmt} has no such flag, so "
                   "the model written moves")
-    pose = model.metadata.get("base_pose")
+    p = moved_base_pose(model)
     base = model.default_base_link
-    if pose is not None and fmt != "mjcf" and not np.array_equal(np.asarray(pose, dtype=float), np.eye(4)):
-        p = np.asarray(pose, dtype=float)
+    if p is not None and fmt != "mjcf":
         diag.warn(f"the pose of the base '{base}' in the world (at {format_numbers(p[:3, 3], 'the base pose')}) is not "
                   f"written: the {fmt} written has its base at the origin")
+
+
+def moved_base_pose(model: Model) -> np.ndarray | None:
+    """The base's pose in the world (model.metadata "base_pose": an MJCF body's pos, a SKEL skeleton's pose) when it
+    is not the origin."""
+    pose = model.metadata.get("base_pose")
+    if pose is None:
+        return None
+    p = np.asarray(pose, dtype=float)
+    return None if np.array_equal(p, np.eye(4)) else p
 
 
 def base_world_joint(model: Model, base: str) -> str | None:

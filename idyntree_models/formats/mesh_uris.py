@@ -137,8 +137,8 @@ class _Rewriter:
     def report(self, diag: Diagnostics) -> None:
         if self.unplaced:
             diag.warn(f"{len(self.unplaced)} relative mesh reference(s) are written as they were, neither rebased, "
-                      "looked up nor written as asked: the model was read as text (standard input, a string), without the folder "
-                      f"they are relative to ({listed(self.unplaced, _SHOWN)})")
+                      "looked up nor written as asked: the model has no folder of its own for them to be relative to (it "
+                      f"was read from standard input or a string, or built in code): {listed(self.unplaced, _SHOWN)}")
         if self.unresolved:
             diag.warn(f"{len(self.unresolved)} mesh URI(s) name a package or model that was not found "
                       f"({listed(self.unresolved, _SHOWN)}); packages searched: {searched_for_packages()}; models searched: "

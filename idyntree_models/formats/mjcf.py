@@ -83,6 +83,7 @@ from .common import (
     free_chain,
     free_chains_said,
     intact_free_chains,
+    moved_base_pose,
     report_materials,
     report_world_joints,
     unique_name,
@@ -199,11 +200,10 @@ class _Exporter:
         self.free = self._free_bodies()
         self._patch_massless()
         if tree.root == "world":  # the URDF convention for a fixed base: MuJoCo's world body is that link
-            free = model.metadata.get("floating_base_joint", model.metadata.get("mjcf_free_joint"))
-            pose = model.metadata.get("base_pose")
-            if free is not None or (pose is not None and not np.array_equal(np.asarray(pose, dtype=float), np.eye(4))):
+            free = model.metadata.get("mjcf_free_joint", model.metadata.get("floating_base_joint"))
+            if free is not None or moved_base_pose(model) is not None:
                 self.diag.warn("MJCF: the base link is named 'world', which MJCF writes as its world body: the base's "
-                               + (f"free joint '{free}' and " if free is not None else "")
+                               + (f"free joint '{free}' and " if free else "free joint and " if free is not None else "")
                                + "pose in the world are not written (the model written is fixed at the origin)")
             self.extras["world_link"] = True
             self._fill(self.worldbody, tree.root, world=True)

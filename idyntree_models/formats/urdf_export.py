@@ -697,7 +697,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
             "URDF has no unbounded prismatic joint with effort/velocity limits; readers will see position limits "
             "[0, 0] on joint(s) " + ", ".join(issues.prismatic_unbounded)
         )
-    if issues.continuous_limited and model.metadata.get("source_format", "urdf") != "urdf":
+    if issues.continuous_limited and model.metadata.get("source_format") != "urdf":
         # (a URDF source had these <limit>s itself: written back as they were, they are no change of ours)
         diag.warn(
             "continuous joint(s) " + listed(issues.continuous_limited, 8) + " are written with a <limit> for their "

@@ -145,29 +145,24 @@ def parse_xml(text: str | bytes, source: str | None = None, *,
         error = _syntax_error(e, source)
         if not (max_depth and max_depth > LIBXML2_MAX_DEPTH and error.message.startswith("elements nest")):
             raise error from None
+        reason = depth_reason or f"at most {max_depth} are read"
         try:  # (entities stay refused: _document turned away their declarations)
             root = etree.fromstring(data, etree.XMLParser(**{**_PARSER_OPTIONS, "huge_tree": True}))
         except etree.XMLSyntaxError as e2:
-            raise _syntax_error(e2, source) from None
-        deepest, depth = _deepest(root)
-        if depth > max_depth:
-            raise ModelError(f"elements nest {depth} levels deep; {depth_reason or f'at most {max_depth} are read'}",
-                             source=source, line=deepest.sourceline) from None
+            error = _syntax_error(e2, source)
+            if error.message.startswith("elements nest"):  # (libxml2 stops even a huge parse, at 2048 levels)
+                error.message = f"elements nest more than {max_depth} levels deep; {reason}"
+                error.args = (str(error),)
+            raise error from None
+        # the first element one level too deep, found by libxml2's XPath (a walk in Python of a wide document
+        # held every element of a level at once)
+        too_deep = root.xpath("/".join(["*"] * max_depth))
+        if too_deep:
+            raise ModelError(f"elements nest more than {max_depth} levels deep; {reason}", source=source,
+                             line=too_deep[0].sourceline) from None
     if root is None:
         raise ModelError("empty document", source=source)
     return root
-
-
-def _deepest(root: etree._Element) -> tuple[etree._Element, int]:
-    """The most deeply nested element and its depth (root = 1), without recursion."""
-    best, best_depth = root, 1
-    stack = [(root, 1)]
-    while stack:
-        el, depth = stack.pop()
-        if depth > best_depth:
-            best, best_depth = el, depth
-        stack.extend((child, depth + 1) for child in el)
-    return best, best_depth
 
 
 _PREFIX_USE = re.compile(r"<\/?([A-Za-z_][\w.-]*):|\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=")
@@ -450,33 +445,30 @@ class _Pieces:
         return self._text(k, None)
 
 
-_SPACE = re.compile(r"\s*")
+# What may come before the root element, each matched by one regular expression that never backtracks (an
+# alternative is chosen by its first characters, and nothing follows the repetition): comments, processing
+# instructions and white space; a DOCTYPE's name and external id (quoted literals may hold '>' or '['); its
+# internal subset (declarations, whose quoted literals and comments may hold ']').
+_MISC = re.compile(r"(?:\s+|<!--.*?-->|<\?.*?\?>)*", re.S)
+_DOCTYPE_HEAD = re.compile(r"""(?:[^"'\[>]+|"[^"]*"|'[^']*')*""")
+_DOCTYPE_SUBSET = re.compile(r"""(?:[^"'<\]]+|"[^"]*"|'[^']*'|<!--.*?-->|<!(?!--)|<\?.*?\?>|<(?![!?]))*""", re.S)
 _ROOT_START = re.compile(r"<\s*([A-Za-z_][\w.:-]*)")
 
 
 def root_tag(text: str) -> str | None:
     """The root element's name, without parsing (for format detection): past a prolog of any length (a licence
-    comment of 20,000 characters made a URDF 'neither JSON nor XML'), in one pass of str.find (a regular
-    expression for a DOCTYPE's internal subset backtracks without end on a hostile one)."""
-    pos = 1 if text.startswith("\ufeff") else 0
-    while True:
-        pos = _SPACE.match(text, pos).end()
-        if text.startswith("<?", pos):
-            end = text.find("?>", pos + 2)
-            pos = end + 2
-        elif text.startswith("<!--", pos):
-            end = text.find("-->", pos + 4)
-            pos = end + 3
-        elif text.startswith("<!DOCTYPE", pos):
-            end, subset = text.find(">", pos), text.find("[", pos)
-            if subset != -1 and (end == -1 or subset < end):  # an internal subset: its declarations hold '>'
-                close = text.find("]", subset)
-                end = -1 if close == -1 else text.find(">", close)
-            pos = end + 1
-        else:
-            break
-        if end == -1:  # an unterminated prolog item: no root element
+    comment of 20,000 characters made a URDF 'neither JSON nor XML'), in time linear in the prolog."""
+    pos = _MISC.match(text, 1 if text.startswith("\ufeff") else 0).end()
+    if text.startswith("<!DOCTYPE", pos):
+        pos = _DOCTYPE_HEAD.match(text, pos + 9).end()
+        if text.startswith("[", pos):
+            pos = _DOCTYPE_SUBSET.match(text, pos + 1).end()
+            if not text.startswith("]", pos):
+                return None  # an internal subset that does not end: no root element
+            pos = _MISC.match(text, pos + 1).end()
+        if not text.startswith(">", pos):
             return None
+        pos = _MISC.match(text, pos + 1).end()
     m = _ROOT_START.match(text, pos)
     return m.group(1) if m else None
 

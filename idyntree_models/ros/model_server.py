@@ -456,7 +456,8 @@ class ModelServer(Node):
                     self.get_logger().warning(
                         f"joint_states: stamp {sec}.{nanosec:09d} does not advance past the last published one, so "
                         "these positions are not published (at most publish_frequency per second of stamps, as "
-                        "robot_state_publisher): stamp the messages, or set ignore_timestamp", throttle_duration_sec=10.0)
+                        "robot_state_publisher): stamp each message with its own time (unstamped ones, or two "
+                        "publishers sharing a stamp, stay put), or set ignore_timestamp", throttle_duration_sec=10.0)
                 return  # too soon (a stamp older than the last publish means time went back: publish)
         try:
             values = served.transforms(plan, positions)
