@@ -254,3 +254,19 @@ def test_findings_in_a_file_the_expansion_includes_name_that_file(tmp_path):
         load_model(path, warnings=warnings)
         said = [w for w in warnings if "has no <axis>" in w]
         assert said == [f"{path}: {tmp_path / 'sub.sdf'}, line 5: revolute joint 'j' has no <axis>; using 0 0 1"], warnings
+
+
+def test_a_file_expands_to_the_text_the_xacro_command_prints(tmp_path):
+    """Line numbers of findings are those of this text, so it must be the xacro command's, banner included (also
+    above a comment the file has before its root)."""
+    import xacro
+
+    from idyntree_models.formats.base import Diagnostics
+    from idyntree_models.formats.xacro import expand
+
+    src = tmp_path / "lic.urdf.xacro"
+    src.write_text('<?xml version="1.0"?>\n<!-- licence -->\n<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                   '<xacro:property name="m" value="2"/><link name="a"><inertial><mass value="${m}"/>'
+                   '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>')
+    ours = expand(src.read_text(), str(src), None, Diagnostics(str(src)))
+    assert ours == xacro.process_file(str(src)).toprettyxml(indent="  ")
