@@ -23,6 +23,7 @@ from idyntree_models.formats.numbers import MAX_NUMBER_CHARS
 from idyntree_models.model.kinematics import Kinematics
 from idyntree_models.model.transforms import make_transform
 
+from conftest import DEMO, REPO
 from test_skel import compare_with_dart, dart_reference, needs_dartpy
 
 M = '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>'
@@ -725,3 +726,18 @@ def test_an_unknown_root_element_is_shown_cut():
     with pytest.raises(ModelError) as e:
         load_model("<" + "a" * 100000 + "/>")
     assert len(str(e.value)) < 300 and "(100000 characters)" in str(e.value)
+
+
+@pytest.mark.parametrize("call, key, value", [
+    ("load", "allow_xacro", "false"), ("load", "allow_file_access", "no"), ("load", "strict", "no"),
+    ("load", "spherical_joint_tolerance", "1e-6"), ("load", "search_paths", 5), ("load", "model", 3),
+    ("export", "mjcf_free_joint", "no"), ("export", "export_spherical_joints_as_three_revolute_joints", "false"),
+    ("export", "output_dir", 3), ("export", "sdf_version", 1.9)])
+def test_option_values_of_the_wrong_type_are_refused_by_name(call, key, value):
+    """Options come from config files and ROS parameters as text: a truthy "false" turned a switch on (allow_xacro
+    expanded xacro, whose $(eval) runs Python), and other types were internal errors."""
+    with pytest.raises(ModelError, match=rf"option {key} must be"):
+        if call == "load":
+            load_model(REPO / "test" / "data" / "xacro" / "arm.urdf.xacro", **{key: value})
+        else:
+            export_model(load_model(DEMO / "demo_arm.urdf"), "mjcf", **{key: value})

@@ -197,17 +197,49 @@ def _from_kwargs(cls, kwargs: dict, what: str):
     if unknown:
         raise ModelError(f"unknown {what} option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
     values = {k: v for k, v in kwargs.items() if v is not None or k in ("model", "skeleton", "base_dir")}
+    kinds = {f.name: f.type for f in fields(cls)}
+    for key, value in values.items():
+        values[key] = _typed(key, kinds[key], value, what)
     for key in ("search_paths", "allow_include_outside"):
         if key in values:
             if isinstance(values[key], (str, bytes, os.PathLike)):
                 values[key] = (values[key],)
-            values[key] = tuple(os.fspath(p) for p in values[key])
+            try:
+                values[key] = tuple(os.fspath(p) for p in values[key])
+            except TypeError:
+                raise ModelError(f"{what} option {key} must be a directory or a list of them, got "
+                                 f"{show(repr(values[key]))}") from None
     if values.get("xacro_args") is not None:
         args = values["xacro_args"]
         if not isinstance(args, dict):
             raise ModelError(f"xacro_args must be a mapping of argument names to values, got {type(args).__name__}")
         values["xacro_args"] = {str(k): str(v) for k, v in args.items()}
     return cls(**values)
+
+
+def _typed(key: str, kind: str, value, what: str):
+    """An option's value of the type its field declares: options come from config files and ROS parameters as text,
+    and a truthy "false" must not turn a switch on (allow_xacro="false" expanded xacro, which runs Python)."""
+    def wrong(expected: str) -> ModelError:
+        return ModelError(f"{what} option {key} must be {expected}, got {show(repr(value))} ({type(value).__name__})")
+
+    if value is None:
+        return None
+    if kind == "bool":
+        if type(value).__name__ not in ("bool", "bool_"):  # (numpy's bool too)
+            raise wrong("True or False")
+        return bool(value)
+    if kind == "float":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) and type(value).__name__ not in ("float64",
+                                                                                                           "float32"):
+            raise wrong("a number")
+        return float(value)
+    if kind.startswith("str"):
+        if key in ("base_dir", "output_dir") and isinstance(value, os.PathLike):
+            return os.fspath(value)
+        if not isinstance(value, str):
+            raise wrong("a string")
+    return value
 
 
 _LINE_PREFIX = re.compile(r"^line \d+: ")
