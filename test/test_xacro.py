@@ -270,3 +270,34 @@ def test_a_file_expands_to_the_text_the_xacro_command_prints(tmp_path):
                    '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>')
     ours = expand(src.read_text(), str(src), None, Diagnostics(str(src)))
     assert ours == xacro.process_file(str(src)).toprettyxml(indent="  ")
+
+
+def test_xacro_warnings_are_xacros_own_not_what_other_threads_print(tmp_path):
+    """The expansion swapped the process's sys.stderr to catch xacro's warnings: what another thread printed
+    meanwhile (our own log lines too) became a warning of this model, and an error under strict."""
+    import sys
+    import threading
+
+    src = tmp_path / "w.urdf.xacro"
+    src.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                   '<xacro:property name="p" value="1" bogus="x"/><link name="a${p}"/></robot>')
+    stop = threading.Event()
+
+    def noise() -> None:
+        while not stop.is_set():
+            print("NOISE from another thread", file=sys.stderr)
+            stop.wait(0.0005)
+
+    thread = threading.Thread(target=noise)
+    thread.start()
+    try:
+        taken = own = 0
+        for _ in range(100):
+            warnings: list[str] = []
+            load_model(src, warnings=warnings)
+            taken += any("NOISE" in w for w in warnings)
+            own += any("xacro: " in w and "unknown attribute" in w for w in warnings)
+    finally:
+        stop.set()
+        thread.join()
+    assert (taken, own) == (0, 100)

@@ -18,6 +18,7 @@ import contextlib
 import io
 import os
 import re
+import sys
 import threading
 
 from ..errors import ModelError
@@ -81,7 +82,7 @@ def expand(text: str | bytes, path: str | None, args: dict[str, str] | None, dia
 
     where = path or diag.source
     captured = io.StringIO()
-    with _LOCK, contextlib.redirect_stderr(captured):
+    with _LOCK, _xacro_stderr(xacro, captured):
         xacro.init_stacks(os.path.abspath(path) if path else None)
         try:
             doc = xacro.parse(text)
@@ -118,6 +119,30 @@ def expand(text: str | bytes, path: str | None, args: dict[str, str] | None, dia
             diag.warn(f"xacro: {line}")
     diag.lines_of = "the xacro output"  # what reads `out` finds its lines, not the file's (xacro keeps none)
     return out
+
+
+class _SysWithStderr:
+    """The `sys` module as xacro's modules see it during an expansion: its stderr is our buffer."""
+
+    def __init__(self, stderr: io.StringIO) -> None:
+        self.stderr = stderr
+
+    def __getattr__(self, name: str):
+        return getattr(sys, name)
+
+
+@contextlib.contextmanager
+def _xacro_stderr(xacro, captured: io.StringIO):
+    """xacro prints its warnings to sys.stderr: they are taken from its own modules only (swapping the process's
+    sys.stderr took what other threads wrote meanwhile, our own log lines too, as warnings of this model)."""
+    modules = [m for m in (xacro, getattr(xacro, "color", None)) if m is not None and getattr(m, "sys", None) is sys]
+    for m in modules:
+        m.sys = _SysWithStderr(captured)
+    try:
+        yield
+    finally:
+        for m in modules:
+            m.sys = sys
 
 
 def _banner(doc, path: str) -> None:
