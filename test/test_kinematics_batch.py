@@ -117,3 +117,23 @@ def test_large_batches_equal_small_ones(rel, chunked, monkeypatch):
         small = kin.compute_q(q[start:start + N]) if n - start >= BATCH_THRESHOLD else np.concatenate(
             [kin.compute_q(row) for row in q[start:start + N]])
         np.testing.assert_allclose(large[start:start + N], small, atol=1e-12, err_msg=f"rows from {start}")
+
+
+def test_an_axis_that_is_no_unit_vector_moves_as_its_direction_on_both_paths():
+    """A model built or edited in code may hold an axis of any length (a loaded one is validated): the rotation
+    block became a scaled matrix (det 2.3 for an axis of length 2), and the batch path read the Joint again later."""
+    from conftest import DEMO
+
+    model = load_model(DEMO / "demo_arm.urdf")
+    config = {"elbow": 0.5, "finger_left_joint": 0.01, "torso_yaw": -0.3}
+    unit = Kinematics(model)
+    reference = unit.compute_q(np.tile(unit.positions(config)[0], (20, 1)))
+    for name in ("elbow", "finger_left_joint"):
+        model.joints[name].axis = model.joints[name].axis * 2.0
+    kin = Kinematics(model)
+    q = kin.positions(config)
+    np.testing.assert_allclose(kin.compute_q(q)[0], reference[0], atol=1e-12)
+    np.testing.assert_allclose(kin.compute_q(np.tile(q[0], (20, 1))), reference, atol=1e-12)
+    model.joints["elbow"].axis = np.zeros(3)
+    with pytest.raises(ModelError, match="joint 'elbow': its axis .* is no direction"):
+        Kinematics(model)

@@ -39,6 +39,11 @@ class Kinematics:
         self.joint_index = {j.name: i for i, j in enumerate(self.joints)}
         rest = np.array([j.rest_transform for j in self.joints]).reshape(-1, 4, 4)
         self._rest = rest
+        # each 1-DOF joint's axis and axis origin as they are now, the axis a unit vector: a model built in code may
+        # hold any length (a loaded one is validated), and both paths below read these, never the Joint again
+        self._axis = [_unit_axis(j) if j.dofs == 1 and j.type is not JointType.SPHERICAL else None
+                      for j in self.joints]
+        self._origin = [np.array(j.axis_origin, dtype=float) for j in self.joints]
 
         # coordinates of the independent joints: one column per 1-DOF joint, four (w, x, y, z) per
         # spherical joint; mimic joints read their master's column with a gain and an offset
@@ -70,8 +75,8 @@ class Kinematics:
         self._sph = np.array([i for i, j in enumerate(self.joints) if j.type is JointType.SPHERICAL], dtype=int)
         self._sph_cols = np.array([[self.position_index[self.joints[i].name] + k for k in range(4)] for i in self._sph],
                                   dtype=int).reshape(-1, 4)
-        self._rev_axis = np.array([self.joints[i].axis for i in self._rev]).reshape(-1, 3)
-        self._rev_origin = np.array([self.joints[i].axis_origin for i in self._rev]).reshape(-1, 3)
+        self._rev_axis = np.array([self._axis[i] for i in self._rev]).reshape(-1, 3)
+        self._rev_origin = np.array([self._origin[i] for i in self._rev]).reshape(-1, 3)
         self._rev_has_origin = bool(np.any(self._rev_origin))
         # Rodrigues folded into the rest rotation: R_rest Rot(a, q) = cos q A + sin q B + (1 - cos q) C
         a = self._rev_axis
@@ -81,7 +86,7 @@ class Kinematics:
         rest_r = rest[self._rev][:, :3, :3]
         self._rev_abc = (rest_r, rest_r @ skew, rest_r @ (a[:, :, None] * a[:, None, :]))
         self._pri_dir = np.einsum("kij,kj->ki", rest[self._pri][:, :3, :3], np.array(
-            [self.joints[i].axis for i in self._pri]).reshape(-1, 3)) if len(self._pri) else np.zeros((0, 3))
+            [self._axis[i] for i in self._pri]).reshape(-1, 3)) if len(self._pri) else np.zeros((0, 3))
         centers = []
         for i in self._sph:
             j = self.joints[i]
@@ -266,6 +271,16 @@ for _k, _entries in enumerate((
         _QUAT_TERMS[_k, _r, _c] = _v
 
 
+def _unit_axis(j: Joint) -> np.ndarray:
+    a = np.array(j.axis, dtype=float).reshape(3)
+    scale = float(np.max(np.abs(a)))
+    if not (np.isfinite(scale) and scale > 0.0):
+        raise ModelError(f"joint '{j.name}': its axis {a.tolist()} is no direction")
+    b = a / scale  # (scaled first: an axis of 1e308 is a direction, its square is not a double)
+    n = float(np.sqrt(b @ b))
+    return a if abs(n * scale - 1.0) <= 1e-12 else b / n  # (a loaded model's axes are unit already: kept bit for bit)
+
+
 def _joint_terms(kin: Kinematics, i: int) -> np.ndarray:
     """parent_H_child of joint i as sum_t coefficient_t(q) * terms[t], coefficient_0 = 1.
 
@@ -276,7 +291,7 @@ def _joint_terms(kin: Kinematics, i: int) -> np.ndarray:
     j = kin.joints[i]
     rest = kin._rest[i]
     if j.type is JointType.REVOLUTE:
-        a, o = j.axis, j.axis_origin
+        a, o = kin._axis[i], kin._origin[i]
         aa = np.outer(a, a)
         const = _motion(aa, o)
         const[:3, 3] += o
@@ -284,7 +299,7 @@ def _joint_terms(kin: Kinematics, i: int) -> np.ndarray:
         terms = [const, _motion(np.eye(3) - aa, o), _motion(_skew(a), o)]
     elif j.type is JointType.PRISMATIC:
         step = np.zeros((4, 4))
-        step[:3, 3] = j.axis
+        step[:3, 3] = kin._axis[i]
         terms = [np.eye(4), step]
     elif j.type is JointType.SPHERICAL:
         c = kin._sph_center[int(np.searchsorted(kin._sph, i))]
