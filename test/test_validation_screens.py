@@ -170,3 +170,36 @@ def test_a_sensor_frame_equal_to_its_existing_frame_is_no_clash_even_with_infini
     assert add_sensor_frames(m) == []
     m.sensors["imu"].link_H_sensor[1, 3] = 2e-12  # beyond 1e-12: a different frame under the same name
     assert add_sensor_frames(m) == ["imu"]
+
+
+def test_limits_dynamics_and_mimic_values_that_are_no_numbers_are_refused():
+    """validate() let a NaN limit pass (a model built in code), and the MJCF reader loaded one from its extras
+    (`[NaN, 1]`): a model that then no exporter could write."""
+    import logging
+
+    from idyntree_models import export_model, load_model
+    from idyntree_models.errors import ModelError
+    from idyntree_models.model.validation import validate
+
+    from conftest import DEMO
+
+    logging.disable(logging.WARNING)
+    try:
+        for field in ("min_position", "effort_limit", "velocity_limit"):
+            model = load_model(DEMO / "demo_arm.urdf")
+            setattr(model.joints["elbow"].limits, field, float("nan"))
+            with pytest.raises(ModelError, match="joint 'elbow': a limit, dynamics or mimic value is not a number"):
+                validate(model)
+        model = load_model(DEMO / "demo_arm.urdf")
+        model.joints["finger_right_joint"].mimic.multiplier = float("nan")
+        with pytest.raises(ModelError, match="finger_right_joint"):
+            validate(model)
+        model = load_model(DEMO / "demo_arm.urdf")
+        model.joints["elbow"].limits.min_position = model.joints["elbow"].limits.max_position = 0.2  # (kept in extras)
+        text = export_model(model, "mjcf")
+        kept = "&quot;elbow&quot;: [0.2, 0.2]"  # (the extras are JSON in an XML attribute)
+        assert kept in text
+        with pytest.raises(ModelError, match="position_limits"):
+            load_model(text.replace(kept, "&quot;elbow&quot;: [NaN, 0.2]"), "mjcf")
+    finally:
+        logging.disable(logging.NOTSET)

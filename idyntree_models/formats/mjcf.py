@@ -1445,7 +1445,7 @@ class _Importer:
 # What our export writes in the extras, by key: a checker of each value (malformed extras are refused by name, not
 # met as an internal error halfway through the import)
 def _number(v) -> bool:
-    return type(v) in (int, float)
+    return type(v) in (int, float) and v == v  # (JSON's NaN is refused: a limit that is not a number)
 
 
 def _numbers(n: int):

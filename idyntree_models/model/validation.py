@@ -129,6 +129,27 @@ def locate(error: ModelError, model: Model, source: str | None = None) -> ModelE
     return error.with_source(source)
 
 
+def _joint_numbers(joint) -> dict[str, float]:
+    lim, dyn, mimic = joint.limits, joint.dynamics, joint.mimic
+    out = {"lower": lim.min_position, "upper": lim.max_position, "effort": lim.effort_limit,
+           "velocity": lim.velocity_limit}
+    if dyn is not None:
+        out.update(damping=dyn.damping, friction=dyn.friction)
+    if mimic is not None:
+        out.update(multiplier=mimic.multiplier, offset=mimic.offset)
+    return out
+
+
+def _nan_in(joint) -> bool:
+    lim = joint.limits
+    if lim.min_position != lim.min_position or lim.max_position != lim.max_position or \
+            lim.effort_limit != lim.effort_limit or lim.velocity_limit != lim.velocity_limit:
+        return True
+    dyn, mimic = joint.dynamics, joint.mimic
+    return (dyn is not None and (dyn.damping != dyn.damping or dyn.friction != dyn.friction)) or \
+        (mimic is not None and (mimic.multiplier != mimic.multiplier or mimic.offset != mimic.offset))
+
+
 def check_mimics(model: Model) -> None:
     """Every mimic joint follows an existing, independent 1-DOF joint.
 
@@ -371,6 +392,9 @@ def _validate(model: Model, tree: TreeOrder | None) -> list[str]:
             warnings.append(f"line {line}: {w}" if line else w)
     _check_joint_frames(model)
     _check_poses(model)
+    for joint in [j for j in model.joints.values() if _nan_in(j)]:  # (a model built in code, an MJCF's extras)
+        raise ModelError(f"a limit, dynamics or mimic value is not a number: {_joint_numbers(joint)}",
+                         element=f"joint '{joint.name}'", line=model.metadata.get("lines", {}).get(f"joint '{joint.name}'"))
     for joint in [j for j in model.joints.values() if j.limits.min_position > j.limits.max_position]:
         lim = joint.limits
         if joint.type in (JointType.REVOLUTE, JointType.PRISMATIC) and lim.has_position_limits:
