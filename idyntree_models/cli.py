@@ -69,9 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--mesh-uri",
         choices=("keep", "absolute", "package", "model"),
-        help="how mesh references are written: keep (default; SDF output writes package:// as model://, as "
-        "libsdformat does), absolute (file:// paths), package (package://), model (model://); relative paths "
-        "are always rebased onto the output's folder",
+        help="how mesh references are written: keep (as read), absolute (file:// paths), package (package://), "
+        "model (model://); without it, references are kept, except that SDF output writes package:// as model://, "
+        "as libsdformat does; relative paths are always rebased onto the output's folder",
     )
     p.add_argument(
         "--resolve-mesh-uris",

@@ -214,3 +214,27 @@ def test_names_in_another_namespace_are_shown_as_the_file_writes_them() -> None:
     model = _load(text)
     assert model.metadata["skel_not_read"][:2] == ["attribute t:x of skeleton 'biped' (line 10)",
                                                    "<t:note> in body 'h_pelvis' (line 12)"]
+
+
+@pytest.mark.parametrize("shapes", ["<sphere><radius>0.1</radius></sphere><box><size>1 1 1</size></box>",
+                                    "<box><size>1 1 1</size></box><sphere><radius>0.1</radius></sphere>"])
+def test_a_second_shape_of_a_geometry_is_named_once(shapes):
+    """DART reads one shape of a <geometry>, the first in its own order (sphere before box): the other was named
+    twice, once as unread and once as 'DART reads only its <sphere>', and the count said one more than the list."""
+    import logging
+
+    text = ('<skel><world name="w"><skeleton name="s"><body name="b"><inertia><mass>1</mass></inertia>'
+            f'<visualization_shape><geometry>{shapes}</geometry></visualization_shape></body>'
+            '<joint type="free" name="j"><parent>world</parent><child>b</child></joint></skeleton></world></skel>')
+    warnings: list[str] = []
+    logging.disable(logging.WARNING)
+    try:
+        model = load_model(text, "skel", warnings=warnings)
+    finally:
+        logging.disable(logging.NOTSET)
+    unread = model.metadata["skel_not_read"]
+    assert [u for u in unread if "<box>" in u] == [u for u in unread if "DART reads only its <sphere>" in u]
+    assert len([u for u in unread if "<box>" in u]) == 1 and not [u for u in unread if "<sphere>" in u.split(":")[0]]
+    said = next(w for w in warnings if "not read, as DART reads none of them" in w)
+    assert re.search(rf"(^|: ){len(unread)} element\(s\)", said), said
+    assert model.links["b"].visuals[0].__class__.__name__ == "Sphere"

@@ -386,11 +386,12 @@ def _look(el: etree._Element, kind: _Kind, me, out: list, kids: dict[etree._Elem
                 if len(c) or c.keys():
                     _look(c, _LEAF, (tag, me), out, kids)
                 continue
-        if read is None:
-            if not isinstance(tag, str):
-                continue  # (a comment is removed by the parser; a processing instruction too)
-            if kind is _GEOMETRY and tag in _SHAPES and not first.keys() - {tag} & _SHAPES.keys():
-                read = (_SHAPES[tag], _FIRST)  # DART takes one shape: the first present in its order (below)
+        if kind is _GEOMETRY and isinstance(tag, str) and tag in _SHAPES:
+            if repeated:
+                out.append(_item(c, repeated, me))
+            continue  # DART takes one shape, the first present in its order: looked at below, once all are seen
+        if read is None and not isinstance(tag, str):
+            continue  # (a comment is removed by the parser; a processing instruction too)
         if read is None or (repeated and read[1] is _FIRST):
             out.append(_item(c, repeated, me))
         elif read[0] is _BODY:
@@ -402,6 +403,8 @@ def _look(el: etree._Element, kind: _Kind, me, out: list, kids: dict[etree._Elem
     kids[el] = first
     if kind is _GEOMETRY:
         present = [t for t in SHAPE_TAGS if t in first]
+        if present:
+            _look(first[present[0]], _SHAPES[present[0]], (present[0], me), out, kids)
         for t in present[1:]:  # DART reads the first in its order, and no other
             out.append((f"<{t}>", first[t], me, "", f": DART reads only its <{present[0]}>"))
 

@@ -553,11 +553,9 @@ EXECUTORS = ("multi", "single", "events")
 def _executor(kind: str | None = None):
     """The executor that spins the node (IDYNTREE_MODELS_EXECUTOR chooses, for bench/bench_ros.py).
 
-    multi (default): rclpy's MultiThreadedExecutor, so that joint_states -> /tf (its own callback
-    group) goes on while a conversion or a model rebuild runs in another thread; the interpreter's
-    switch interval is lowered so a waiting /tf callback gets the GIL within about 1 ms.
-    single: SingleThreadedExecutor; events: rclpy.experimental.EventsExecutor. Both run one
-    callback at a time, so a 30 ms conversion delays /tf by 30 ms; measured in the README.
+    single (default): SingleThreadedExecutor; joint_states -> /tf runs on a thread of its own (joint_state_tap),
+    so a conversion run by the executor does not hold it up. multi: rclpy's MultiThreadedExecutor; events:
+    rclpy.experimental.EventsExecutor (measured in the README).
     """
     kind = kind or os.environ.get("IDYNTREE_MODELS_EXECUTOR", "single")
     if kind == "single":
