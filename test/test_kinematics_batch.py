@@ -137,3 +137,16 @@ def test_an_axis_that_is_no_unit_vector_moves_as_its_direction_on_both_paths():
     model.joints["elbow"].axis = np.zeros(3)
     with pytest.raises(ModelError, match="joint 'elbow': its axis .* is no direction"):
         Kinematics(model)
+
+
+@pytest.mark.parametrize("n", [None, 2, 20])
+def test_positions_of_another_width_are_refused(n):
+    """An extra column was ignored without a word, and a missing one was an IndexError."""
+    from conftest import DEMO
+
+    kin = Kinematics(load_model(DEMO / "demo_arm.urdf"))
+    q = kin.positions({})[0] if n is None else np.tile(kin.positions({})[0], (n, 1))
+    for bad in (np.concatenate([q, np.zeros(q.shape[:-1] + (1,))], axis=-1), q[..., :-1], q[None, None]):
+        with pytest.raises(ModelError, match=rf"positions must be an array of shape \({kin.nq},\)"):
+            kin.compute_q(bad)
+    kin.compute_q(q)  # the right width

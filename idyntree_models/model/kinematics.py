@@ -207,6 +207,9 @@ class Kinematics:
         (a caller that computes batch after batch reuses it instead of allocating 128 bytes per frame).
         """
         q = np.asarray(q, dtype=float)
+        if q.ndim not in (1, 2) or q.shape[-1] != self.nq:  # (a column more was ignored, one less an IndexError)
+            raise ModelError(f"positions must be an array of shape ({self.nq},) or (N, {self.nq}) (position_index), "
+                             f"got {q.shape}")
         n = 1 if q.ndim == 1 else q.shape[0]
         shape = (n, len(self.frame_names), 4, 4)
         if out is not None and (out.shape != shape or out.dtype != np.float64 or not out.flags.c_contiguous):
