@@ -34,7 +34,7 @@ from ..model.model import (
     SensorType,
     Shape,
     Sphere,
-    assemble,
+    maker,
 )
 from ..model.transforms import IDENTITY, inverse, rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_rows, unit_vector
 from .base import Diagnostics, LoadOptions
@@ -54,6 +54,9 @@ FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
 _SENSOR_TYPES = ("accelerometer", "gyroscope")  # the link sensors read from <sensor>
 _MODEL_SENSORS = frozenset(("force_torque", *_SENSOR_TYPES))
 
+
+# the model's objects made from values in their final form (model.maker: no __post_init__ copies)
+_make_link, _make_joint, _make_mesh, _make_box, _make_link_sensor = map(maker, (Link, Joint, Mesh, Box, LinkSensor))
 
 Vec3 = tuple[float, float, float]
 _ZERO3: Vec3 = (0.0, 0.0, 0.0)
@@ -630,7 +633,7 @@ def _link(r: _UrdfReader, el: etree._Element, name: str, materials: dict[str, Ma
             plain = False
     if len(el.attrib) != 1:  # name= only
         r.odd = True
-    link = assemble(Link, name=name, inertia=None, visuals=visuals, collisions=collisions)  # numbers.resolve()
+    link = _make_link(name=name, inertia=None, visuals=visuals, collisions=collisions)  # numbers.resolve()
     numbers.links.append(link)
     if inertial is None:
         numbers.inertial.extend(_NO_INERTIAL)
@@ -722,9 +725,9 @@ def _shape(r: _UrdfReader, el: etree._Element, materials: dict[str, Material],
         else:
             sc = np.array(r.vec3(g, scale, "scale", _ONES))
         n -= scale is not None
-        shape = assemble(Mesh, link_H_geometry=None, name=name, filename=filename, scale=sc)
+        shape = _make_mesh(link_H_geometry=None, name=name, filename=filename, scale=sc)
     elif kind == "box":
-        shape = assemble(Box, link_H_geometry=None, name=name, size=np.array(r.vec3_attr(g, "size", None)))
+        shape = _make_box(link_H_geometry=None, name=name, size=np.array(r.vec3_attr(g, "size", None)))
     elif kind == "cylinder":
         shape = Cylinder(None, name, radius=r.float_attr(g, "radius"), length=r.float_attr(g, "length"))
         n -= 1
@@ -812,7 +815,7 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     jtype = _JOINT_TYPES[type_name]
     origin = r.origin_numbers(origin_el) if origin_el is not None else None
     # rest_transform, axis_origin (and a spherical joint's center): numbers.resolve()
-    joint = assemble(Joint, name=name, type=jtype, parent=parent, child=child, rest_transform=None,
+    joint = _make_joint(name=name, type=jtype, parent=parent, child=child, rest_transform=None,
                      axis_origin=None, limits=Limits())
     numbers.pose(origin, joint)
     numbers.joints.append(joint)
@@ -915,6 +918,9 @@ def _drop_floating_root(model: Model, r: _UrdfReader, floating: list[tuple[str, 
         )
 
 
+_ZERO_TENSOR = [[0.0, 0.0, 0.0]] * 3  # an inertia tensor's rows as tolist() gives them (0.0 == -0.0; NaN is not 0)
+
+
 def _links_to_frames(model: Model, root: str, diag: Diagnostics) -> None:
     """iDynTree's fake links: massless links with one fixed neighbour become frames (one pass).
 
@@ -946,21 +952,21 @@ def _links_to_frames(model: Model, root: str, diag: Diagnostics) -> None:
             model.default_base_link = real
         removed[name] = (real, real_H_fake)
     held = [f"'{name}' (mass {model.links[name].inertia.mass:g})" for name in removed
-            if model.links[name].inertia.mass != 0.0 or model.links[name].inertia.inertia.any()]
+            if model.links[name].inertia.mass != 0.0 or model.links[name].inertia.inertia.tolist() != _ZERO_TENSOR]
     if held:
         diag.warn(f"link(s) {listed(held, 5)} have no positive mass and one fixed joint, so they are frames here (as "
                   "in iDynTree): their inertial (a negative mass, an inertia tensor) is not in the model")
-    for name, (real, real_H_fake) in removed.items():
-        link = model.links.pop(name)
-        joint = neighbours[name][0]
-        del model.joints[joint.name]
-        target = model.links[real]
-        for src, dst in ((link.visuals, target.visuals), (link.collisions, target.collisions)):
-            for shape in src:
-                with np.errstate(all="ignore"):  # (a pose beyond a double: validation refuses it, with the link)
-                    shape.link_H_geometry = real_H_fake @ shape.link_H_geometry
-                shape.source_frame = name
-                dst.append(shape)
+    with np.errstate(all="ignore"):  # (a pose beyond a double: validation refuses it, with the link)
+        for name, (real, real_H_fake) in removed.items():
+            link = model.links.pop(name)
+            del model.joints[neighbours[name][0].name]
+            if link.visuals or link.collisions:
+                target = model.links[real]
+                for src, dst in ((link.visuals, target.visuals), (link.collisions, target.collisions)):
+                    for shape in src:
+                        shape.link_H_geometry = real_H_fake @ shape.link_H_geometry
+                        shape.source_frame = name
+                        dst.append(shape)
     frame_joints: dict[str, FrameJoint] = {}
     lines = model.metadata.get("lines", {})
     for name, (real, real_H_fake) in removed.items():
@@ -1034,7 +1040,7 @@ def _sensors(r: _UrdfReader, elements: list[etree._Element], model: Model,
             if frame is not None:
                 with np.errstate(all="ignore"):  # (a pose beyond a double: validation refuses it, with the line)
                     pose = frame.link_H_frame @ pose
-            model.sensors[name] = assemble(LinkSensor, name=name, parent_link=link, link_H_sensor=pose,
+            model.sensors[name] = _make_link_sensor(name=name, parent_link=link, link_H_sensor=pose,
                                            sensor_type=stype)
     return inner
 

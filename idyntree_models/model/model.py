@@ -458,39 +458,53 @@ def assemble(cls: type[T], **values: Any) -> T:
     For loaders of huge models, which hand over float arrays of the right shapes (often views into
     one array of all links' numbers): no conversion, no copy, no default objects made and dropped.
     Fields not given take their defaults; attributes are set in field order, as __init__ does.
+    A loader's hot path calls `maker(cls)` itself, without this call's keyword dictionary.
     """
-    obj = object.__new__(cls)
-    fill = _FILLERS.get(cls)
-    if fill is None:
-        fill = _FILLERS[cls] = _filler(cls)
-    fill(obj, values)
-    return obj
+    return maker(cls)(**values)
 
 
-_FILLERS: dict[type, Any] = {}
+def maker(cls: type[T]) -> Any:
+    """make(**fields) -> an instance of `cls` as `assemble` makes it: a function written for the class, its
+    fields keyword-only parameters with their defaults (a default factory called only for a field not given).
 
-
-def _filler(cls: type) -> Any:
-    """fill(obj, values): each field of `cls` set from `values` or its default, in field order.
-
-    Written for the class as plain attribute assignments, the way dataclasses write __init__: the
-    values stay inline in the object (no instance dict: reading `obj.__dict__` makes one, 64 bytes
-    per link, joint and shape) at a third of the cost of a setattr call per field.  A frozen
-    dataclass refuses assignment, so it gets object.__setattr__ instead.
+    Plain attribute assignments, the way dataclasses write __init__, without __post_init__: the values stay
+    inline in the object (no instance dict: reading `obj.__dict__` makes one, 64 bytes per link, joint and
+    shape).  Python matches the keywords to the parameters itself, at under half the cost of looking each
+    field up in a dictionary (a joint: 1.0 us less, with every link, shape and sensor ~0.1 ms of
+    iCubGenova02's load).  A frozen dataclass refuses assignment, so it gets object.__setattr__ instead.
     """
-    specs = [(f.name, f.default, None if f.default_factory is MISSING else f.default_factory) for f in fields(cls)]
+    make = _MAKERS.get(cls)
+    if make is None:
+        make = _MAKERS[cls] = _write_maker(cls)
+    return make
+
+
+_MAKERS: dict[type, Any] = {}
+
+
+def _write_maker(cls: type) -> Any:
     frozen = cls.__dataclass_params__.frozen
-    lines = ["def fill(obj, values):"]
-    env: dict[str, Any] = {"_setattr": object.__setattr__}
-    for i, (name, default, factory) in enumerate(specs):
-        env[f"_d{i}"] = factory if factory is not None else default
-        fallback = f"_d{i}()" if factory is not None else f"_d{i}"
-        value = f"values[{name!r}] if {name!r} in values else {fallback}"
-        lines.append(f"    _setattr(obj, {name!r}, {value})" if frozen else f"    obj.{name} = {value}")
-    if not specs:
-        lines.append("    pass")
-    exec("\n".join(lines), env)  # noqa: S102 - field names of our own dataclasses, identifiers by construction
-    return env["fill"]
+    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_setattr": object.__setattr__, "_MISSING": MISSING}
+    params: list[str] = []
+    body = ["    obj = _new(_cls)"]
+    for i, f in enumerate(fields(cls)):
+        name = f.name
+        if f.default_factory is not MISSING:
+            env[f"_f{i}"] = f.default_factory
+            params.append(f"{name}=_MISSING")
+            value = f"_f{i}() if {name} is _MISSING else {name}"
+        else:
+            if f.default is MISSING:
+                params.append(name)
+            else:
+                env[f"_d{i}"] = f.default
+                params.append(f"{name}=_d{i}")
+            value = name
+        body.append(f"    _setattr(obj, {name!r}, {value})" if frozen else f"    obj.{name} = {value}")
+    star = "*, " if params else ""
+    source = f"def make({star}{', '.join(params)}):\n" + "\n".join(body) + "\n    return obj\n"
+    exec(source, env)  # noqa: S102 - field names of our own dataclasses, identifiers by construction
+    return env["make"]
 
 
 _ATOMS = frozenset((str, int, float, bool, complex, bytes, type(None)))

@@ -210,11 +210,24 @@ def sensor_frame_order(model: Model) -> list:
     """The order in which add_sensor_frames adds sensor frames (iDynTree's): F/T, accelerometers, gyroscopes, others."""
     from .model import ForceTorqueSensor, LinkSensor, SensorType
 
-    order = [s for s in model.sensors.values() if isinstance(s, ForceTorqueSensor)]
-    for kind in (SensorType.ACCELEROMETER, SensorType.GYROSCOPE):
-        order += [s for s in model.sensors.values() if isinstance(s, LinkSensor) and s.sensor_type is kind]
-    seen = {id(s) for s in order}
-    return order + [s for s in model.sensors.values() if id(s) not in seen]
+    # one pass into the four groups, each in the model's order (three filtered passes were a twentieth of
+    # iCubGenova04's load, with its 95 sensors)
+    ft: list = []
+    acc: list = []
+    gyro: list = []
+    other: list = []
+    for s in model.sensors.values():
+        if isinstance(s, ForceTorqueSensor):
+            ft.append(s)
+        elif not isinstance(s, LinkSensor):
+            other.append(s)
+        elif s.sensor_type is SensorType.ACCELEROMETER:
+            acc.append(s)
+        elif s.sensor_type is SensorType.GYROSCOPE:
+            gyro.append(s)
+        else:
+            other.append(s)
+    return ft + acc + gyro + other
 
 
 def _close(a: np.ndarray, b: np.ndarray) -> bool:
