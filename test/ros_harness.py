@@ -117,7 +117,11 @@ class Probe:
         self.node.create_subscription(msg_type, topic, got.append, qos)
         return got
 
-    def call(self, srv_type, name: str, request, timeout: float = TIMEOUT):
+    def call(self, srv_type, name: str, request, timeout: float = TIMEOUT, resend_after: float | None = None):
+        """The answer of one call; with `resend_after` (for requests that are cheap and change nothing), the
+        request is sent again when no answer came in that time.  A server that answers before it has matched
+        the client's reply reader drops the answer (rmw: 'failed to send response (timeout)'), which happens on
+        a loaded machine right after discovery: the client would wait for it until `timeout`."""
         client = self.node.create_client(srv_type, name)
         end = time.monotonic() + timeout
         while not client.service_is_ready():
@@ -125,7 +129,14 @@ class Probe:
                 raise TimeoutError(f"service {name} not available after {timeout} s")
             self.executor.spin_once(timeout_sec=0.1)
         future = client.call_async(request)
-        self.spin_until(future.done, timeout, f"the answer of {name}")
+        while resend_after is not None and end - time.monotonic() > resend_after:
+            with contextlib.suppress(TimeoutError):
+                self.spin_until(future.done, resend_after, f"the answer of {name}")
+            if future.done():
+                break
+            client.remove_pending_request(future)
+            future = client.call_async(request)
+        self.spin_until(future.done, max(0.0, end - time.monotonic()), f"the answer of {name}")
         self.node.destroy_client(client)
         return future.result()
 
