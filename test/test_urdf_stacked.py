@@ -16,7 +16,7 @@ from lxml import etree
 
 from idyntree_models import ModelError, load_model
 from idyntree_models.formats.xmlutil import XmlReader
-from idyntree_models.model.model import Inertia, Joint, JointType, Limits, assemble
+from idyntree_models.model.model import FrameJoint, Inertia, Joint, JointType, Limits, assemble, maker
 from idyntree_models.model.transforms import rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_rows, unit_vector
 
 from conftest import urdf_files
@@ -115,6 +115,24 @@ def test_assemble_gives_what_the_constructor_gives():
     assert list(vars(a)) == list(vars(b))
     i = assemble(Inertia, mass=2.0, com=np.ones(3), inertia=np.eye(3))
     assert repr(i) == repr(Inertia(2.0, [1.0, 1.0, 1.0], np.eye(3)))
+
+
+def test_maker_takes_defaults_as_the_constructor_and_refuses_what_is_no_field():
+    """model.maker(cls): the fields not given take the constructor's defaults (a factory's value made anew for each
+    object, never shared), a frozen class is filled too, and a name that is no field is refused (assemble's
+    dictionary ignored it)."""
+    make = maker(Joint)
+    a, b = (make(name=n, type=JointType.FIXED, parent="p", child="c") for n in ("a", "b"))
+    assert repr(a) == repr(Joint("a", JointType.FIXED, "p", "c"))
+    assert a.limits is not b.limits and a.rest_transform is not b.rest_transform
+    assert a.axis is None and a.mimic is None
+    frame_joint = maker(FrameJoint)(joint="j", frame_is_parent=True)
+    assert frame_joint == FrameJoint("j", frame_is_parent=True)
+    with pytest.raises(TypeError):
+        make(name="x", type=JointType.FIXED, parent="p", child="c", colour="red")
+    with pytest.raises(TypeError):  # a field without a default must be given
+        make(type=JointType.FIXED, parent="p", child="c")
+    assert maker(Joint) is make
 
 
 def test_resolved_inertia_is_a_constructed_one():

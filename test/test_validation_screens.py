@@ -203,3 +203,37 @@ def test_limits_dynamics_and_mimic_values_that_are_no_numbers_are_refused():
             load_model(text.replace(kept, "&quot;elbow&quot;: [NaN, 0.2]"), "mjcf")
     finally:
         logging.disable(logging.NOTSET)
+
+
+def test_one_stacked_pose_check_reports_as_the_separate_checks_did():
+    """validate() judges rest transforms and other poses in one array: a bad joint is still reported before a bad
+    frame, each with its own element, and joint axes are still checked and normalised behind the unit-axis test."""
+    from idyntree_models.model.model import Frame
+
+    def arm():
+        return load_model('<robot name="r"><link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" '
+                          'ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link><link name="b"><inertial><mass '
+                          'value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>'
+                          '<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
+                          '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>', "urdf")
+
+    skewed = np.eye(4)
+    skewed[0, 1] = 1e-3
+    model = arm()
+    model.frames["f"] = Frame("f", "a", skewed.copy())
+    model.joints["j"].rest_transform = skewed.copy()
+    with pytest.raises(ModelError, match="rest transform") as e:
+        validation.validate(model)
+    assert e.value.element == "joint 'j'"
+    model.joints["j"].rest_transform = np.eye(4)
+    with pytest.raises(ModelError, match="not a finite rigid transform") as e:
+        validation.validate(model)
+    assert e.value.element == "frame 'f'"
+    del model.frames["f"]
+    model.joints["j"].axis = np.array([0.0, 0.0, 2.0])  # a model built in code: made a unit vector
+    validation.validate(model)
+    assert model.joints["j"].axis.tolist() == [0.0, 0.0, 1.0]
+    for axis, message in (([0.0, math.nan, 1.0], "must be finite"), ([0.0, 0.0, 0.0], "zero length")):
+        model.joints["j"].axis = np.array(axis)
+        with pytest.raises(ModelError, match=message):
+            validation.validate(model)
