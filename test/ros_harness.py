@@ -27,6 +27,10 @@ TIMEOUT = 20.0  # generous: discovery on a loaded 2-core machine can take second
 DOMAIN_OFFSET = int(os.environ.get("IDYNTREE_TEST_DOMAIN_OFFSET", "0"))
 
 
+# services whose request changes nothing on the server, so that one unanswered can be sent again (Probe.call)
+_ANSWERS_ONLY = frozenset(("GetModel", "ConvertModel", "GetParameters"))
+
+
 def domain_id(n: int) -> int:
     """The ROS_DOMAIN_ID a test asking for ``n`` really uses."""
     d = n + DOMAIN_OFFSET
@@ -118,10 +122,13 @@ class Probe:
         return got
 
     def call(self, srv_type, name: str, request, timeout: float = TIMEOUT, resend_after: float | None = None):
-        """The answer of one call; with `resend_after` (for requests that are cheap and change nothing), the
-        request is sent again when no answer came in that time.  A server that answers before it has matched
-        the client's reply reader drops the answer (rmw: 'failed to send response (timeout)'), which happens on
-        a loaded machine right after discovery: the client would wait for it until `timeout`."""
+        """The answer of one call; with `resend_after` (by default 5 s for the services that change nothing,
+        _ANSWERS_ONLY), the request is sent again when no answer came in that time.  A server that answers
+        before it has matched the client's reply reader drops the answer (rmw: 'failed to send response
+        (timeout)'), which happens on a loaded machine right after discovery: the client would wait for it
+        until `timeout`."""
+        if resend_after is None and srv_type.__name__ in _ANSWERS_ONLY:
+            resend_after = 5.0
         client = self.node.create_client(srv_type, name)
         end = time.monotonic() + timeout
         while not client.service_is_ready():

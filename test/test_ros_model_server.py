@@ -57,7 +57,7 @@ def ros(request):
 def wait_ready(server, probe) -> None:
     """The server answers get_model (so it loaded its model and published the latched topics)."""
     try:
-        resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""), resend_after=5.0)
+        resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""))
     except TimeoutError:
         raise AssertionError(f"server not ready; its output:\n{server.output()}") from None
     assert resp.success, resp.message
