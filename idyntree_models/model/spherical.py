@@ -231,7 +231,12 @@ def sensor_frame_order(model: Model) -> list:
 
 
 def _close(a: np.ndarray, b: np.ndarray) -> bool:
-    """np.allclose(a, b, rtol=0, atol=1e-12) (equal infinities too) without its generic machinery (~20 us)."""
+    """np.allclose(a, b, rtol=0, atol=1e-12) (equal infinities too) without its generic machinery (~20 us).
+
+    Equal poses (a sensor on a link that became a frame of that name, without an <origin>) are told by
+    comparing the numbers as Python floats, without an errstate and five numpy calls."""
+    if a.tolist() == b.tolist():  # (NaN is unequal to itself here as in the test below)
+        return True
     with np.errstate(invalid="ignore"):  # inf - inf
         return bool(((a == b) | (abs(a - b) <= 1e-12)).all())
 
