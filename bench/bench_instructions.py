@@ -54,8 +54,10 @@ def instructions(side: str, path: Path, loads: int) -> int:
     here = str(Path(__file__).resolve().parent)
     # without address-space randomisation (setarch -R) two runs agree to 0.02%; with it, to ~3% (malloc's paths)
     norandom = ["setarch", "-R"] if shutil.which("setarch") else []
-    cmd = [*norandom, "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", _RUN,
-           side, str(path), str(loads), here]
+    # -P: the package comes from the environment (PYTHONPATH, the install), never from the current directory, so
+    # that PYTHONPATH=<another checkout> counts that checkout wherever this runs
+    cmd = [*norandom, "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-P", "-c",
+           _RUN, side, str(path), str(loads), here]
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
     return int(re.findall(r"Collected : (\d+)", out.stderr)[-1])
 

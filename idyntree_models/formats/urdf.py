@@ -816,8 +816,8 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     jtype = _JOINT_TYPES[type_name]
     origin = r.origin_numbers(origin_el) if origin_el is not None else None
     # rest_transform, axis_origin (and a spherical joint's center): numbers.resolve()
-    joint = _make_joint(name=name, type=jtype, parent=parent, child=child, rest_transform=None,
-                     axis_origin=None, limits=Limits())
+    joint = _make_joint(name=name, type=jtype, parent=parent, child=child, rest_transform=None, axis_origin=None,
+                        limits=Limits())
     numbers.pose(origin, joint)
     numbers.joints.append(joint)
     if jtype is JointType.SPHERICAL:

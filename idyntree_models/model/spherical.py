@@ -213,21 +213,14 @@ def sensor_frame_order(model: Model) -> list:
     # one pass into the four groups, each in the model's order (three filtered passes were a twentieth of
     # iCubGenova04's load, with its 95 sensors)
     ft: list = []
-    acc: list = []
-    gyro: list = []
     other: list = []
+    linked: dict[SensorType, list] = {SensorType.ACCELEROMETER: [], SensorType.GYROSCOPE: []}
     for s in model.sensors.values():
         if isinstance(s, ForceTorqueSensor):
             ft.append(s)
-        elif not isinstance(s, LinkSensor):
-            other.append(s)
-        elif s.sensor_type is SensorType.ACCELEROMETER:
-            acc.append(s)
-        elif s.sensor_type is SensorType.GYROSCOPE:
-            gyro.append(s)
         else:
-            other.append(s)
-    return ft + acc + gyro + other
+            (linked.get(s.sensor_type, other) if isinstance(s, LinkSensor) else other).append(s)
+    return ft + linked[SensorType.ACCELEROMETER] + linked[SensorType.GYROSCOPE] + other
 
 
 def _close(a: np.ndarray, b: np.ndarray) -> bool:

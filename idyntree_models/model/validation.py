@@ -321,19 +321,16 @@ def _other_poses(model: Model) -> tuple[list, list, list, list[np.ndarray]]:
     return frames, sensors, shapes, [f.link_H_frame for f in frames] + sensor_poses + [s.link_H_geometry for s in shapes]
 
 
-def _check_poses(model: Model, gathered: tuple[list, list, list, list[np.ndarray]] | None = None,
-                 rigid: np.ndarray | None = None) -> None:
+def _check_poses(model: Model, gathered: tuple[list, list, list, list[np.ndarray]], rigid: np.ndarray) -> None:
     """Every other pose of the model (frames, sensors, shapes) a finite rigid transform, shape sizes finite.
 
     A reader that computes a pose (MJCF's xyaxes, fromto) from huge or degenerate numbers must not hand
     out a NaN or a non-rotation that an exporter would write and its reader refuse; checked in one go,
     each kind of size in one array (the owners' names are only looked up for the message).  `gathered` is
-    _other_poses(model) and `rigid` _rigid's verdict on its poses, where the caller has them.
+    _other_poses(model) and `rigid` _rigid's verdict on its poses (judged with the rest transforms, _validate).
     """
-    frames, sensors, shapes, poses = _other_poses(model) if gathered is None else gathered
+    frames, sensors, shapes, poses = gathered
     if poses:
-        if rigid is None:
-            rigid = _rigid(np.array(poses, dtype=float).reshape(-1, 4, 4))
         bad = np.flatnonzero(~rigid)
         if bad.size:
             k = int(bad[0])
