@@ -1,6 +1,9 @@
-"""Instructions per URDF load, ours against the iDynTree wheel's C++ loader, counted by valgrind's callgrind.
+"""Instructions per load, ours against each row's reference, counted by valgrind's callgrind.
 
-    .venv/bin/python bench/bench_instructions.py [--loads N] [--models icub02,icub04,tiago] [--floors]
+    .venv/bin/python bench/bench_instructions.py [--loads N] [--models icub02,icub04,tiago,skel,sdf] [--floors]
+
+References as in bench_targets.py: the iDynTree wheel's C++ ModelLoader for the URDF rows, dartpy's
+SkelParser.readWorld for biped.skel, and our own URDF load of iCubGenova04 for the same model as SDF.
 
 Why a second measure beside bench_targets.py's times: on a shared 2-core machine a load's time moves
 by 2x between runs (and between machines, the ratio by 1.2-1.9), while the instructions a load executes
@@ -19,21 +22,33 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_targets import ICUB02, ICUB04, TIAGO  # noqa: E402
+from bench_targets import BIPED, ICUB02, ICUB04, TIAGO  # noqa: E402
+from idyntree_models import export_model, load_model  # noqa: E402
 
 from common import find_model, table  # noqa: E402
 
-MODELS = {"icub02": ICUB02, "icub04": ICUB04, "tiago": TIAGO}
+MODELS = {"icub02": ICUB02, "icub04": ICUB04, "tiago": TIAGO, "skel": BIPED, "sdf": ICUB04}
+# gc off: a collection's place among the loads (and so its count) moved with the allocations of each run
 _RUN = """
-import logging, sys
+import gc, logging, sys
 logging.disable(logging.WARNING)
 text = open(sys.argv[2]).read()
+gc.disable()
 if sys.argv[1] == "ours":
     from idyntree_models import load_model
     load = lambda: load_model(text, "urdf")
+elif sys.argv[1] == "ours-file":  # (the SKEL and SDF rows load the file, as bench_targets.py does)
+    from idyntree_models import load_model
+    load = lambda: load_model(sys.argv[2])
+elif sys.argv[1] == "dartpy":
+    import dartpy
+    def load():
+        if dartpy.utils.SkelParser.readWorld(sys.argv[2]) is None:
+            raise SystemExit("dartpy failed")
 elif sys.argv[1] in ("parse", "visit", "numbers"):  # bench_floor.py's floors: no check, no object of the model
     sys.path.insert(0, sys.argv[4])
     from bench_floor import floors
@@ -50,7 +65,8 @@ for _ in range(int(sys.argv[3])):
 
 def instructions(side: str, path: Path, loads: int) -> int:
     # the ROS wheels' bootstrapper would re-execute the interpreter, which callgrind would not follow
-    env = {**os.environ, "_ROS_WHEELS_BOOTSTRAP_COMPLETE": "1", "PYTHONHASHSEED": "0"}
+    # (OpenBLAS's idle threads spin for a while after a call: their instructions depended on the timing)
+    env = {**os.environ, "_ROS_WHEELS_BOOTSTRAP_COMPLETE": "1", "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
     here = str(Path(__file__).resolve().parent)
     # without address-space randomisation (setarch -R) two runs agree to 0.02%; with it, to ~3% (malloc's paths)
     norandom = ["setarch", "-R"] if shutil.which("setarch") else []
@@ -77,17 +93,29 @@ def main() -> None:
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     rows = []
-    for key in args.models.split(","):
-        path = find_model(MODELS[key])
-        if path is None:
-            rows.append([key, "model not present", "", ""])
-            continue
-        ref = per_load("idyntree", path, args.loads)
-        counts = [per_load(side, path, args.loads) for side in sides]
-        rows.append([path.name if key != "icub04" else "iCubGenova04", f"{ref / 1e6:.2f} M"]
-                    + [f"{n / 1e6:.2f} M ({n / ref:.2f})" for n in counts])
-        print(f"[{key}] done", file=sys.stderr)
-    print(table(rows, ["URDF load", "iDynTree C++"] + [f"{s} (ratio)" for s in sides]))
+    with tempfile.TemporaryDirectory() as tmp:
+        for key in args.models.split(","):
+            path = find_model(MODELS[key])
+            if path is None:
+                rows.append([key, "model not present", "", ""])
+                continue
+            path = path.resolve()  # (dartpy reads a relative path as a URI relative to /)
+            if key == "skel":
+                label, ref = "SKEL biped.skel vs dartpy", per_load("dartpy", path, args.loads)
+                counts = [None] * (len(sides) - 1) + [per_load("ours-file", path, args.loads)]
+            elif key == "sdf":
+                sdf = Path(tmp) / "model.sdf"
+                sdf.write_text(export_model(load_model(path), "sdf"))
+                label, ref = "SDF iCubGenova04 vs our URDF load", per_load("ours-file", path, args.loads)
+                counts = [None] * (len(sides) - 1) + [per_load("ours-file", sdf, args.loads)]
+            else:
+                label = f"URDF {path.name if key != 'icub04' else 'iCubGenova04'} vs iDynTree"
+                ref = per_load("idyntree", path, args.loads)
+                counts = [per_load(side, path, args.loads) for side in sides]
+            rows.append([label, f"{ref / 1e6:.2f} M"]
+                        + [f"{n / 1e6:.2f} M ({n / ref:.2f})" if n is not None else "" for n in counts])
+            print(f"[{key}] done", file=sys.stderr)
+    print(table(rows, ["load", "reference"] + [f"{s} (ratio)" for s in sides]))
     print(f"\n(callgrind, {args.loads} loads per side after two warming ones)")
 
 

@@ -548,7 +548,8 @@ def first_children(el: etree._Element) -> dict[str, etree._Element]:
 
 def find_children(el: etree._Element, tag: str) -> list[etree._Element]:
     """`el.findall(tag)`, the same way as find_child."""
-    return el.findall(tag) if _is_path(tag) else [child for child in el if child.tag == tag]
+    # (iterchildren compares the tags in C: a skeleton's or robot's hundreds of children make no Python string)
+    return el.findall(tag) if _is_path(tag) else list(el.iterchildren(tag))
 
 
 def describe(el: etree._Element) -> str:
@@ -676,10 +677,24 @@ class XmlReader:
         return [self.float_attr(el, a, default) for a in attrs]
 
     def floats_text(self, el: etree._Element, n: int | None = None) -> np.ndarray:
-        return self._floats(el, el.text or "", f"<{el.tag}> value", n)
+        raw = el.text or ""
+        try:  # the hot path of SKEL and SDFormat, which hold their numbers in text: no message made
+            values = xml_doubles(raw)
+        except NumberError:
+            values = None
+        if values is not None and (n is None or len(values) == n):
+            return np.array(values, dtype=float)
+        return self._floats(el, raw, f"<{el.tag}> value", n)  # (raises, naming the element)
 
     def float_text(self, el: etree._Element) -> float:
-        return self.floats_list(el, el.text or "", f"<{el.tag}> value", 1)[0]
+        raw = el.text or ""
+        try:
+            values = xml_doubles(raw)
+        except NumberError:
+            values = None
+        if values is not None and len(values) == 1:
+            return values[0]
+        return self.floats_list(el, raw, f"<{el.tag}> value", 1)[0]  # (raises, naming the element)
 
     def bool_text(self, el: etree._Element) -> bool:
         return self.parse_bool(el, self.text(el), f"<{el.tag}>")
