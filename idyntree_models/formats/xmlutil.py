@@ -548,8 +548,11 @@ def first_children(el: etree._Element) -> dict[str, etree._Element]:
 
 def find_children(el: etree._Element, tag: str) -> list[etree._Element]:
     """`el.findall(tag)`, the same way as find_child."""
-    # (iterchildren compares the tags in C: a skeleton's or robot's hundreds of children make no Python string)
-    return el.findall(tag) if _is_path(tag) else list(el.iterchildren(tag))
+    if _is_path(tag):
+        return el.findall(tag)
+    # iterchildren compares the tags in C (a robot's or a skeleton's hundreds of children make no Python string)
+    # but builds a matcher per call, which costs more than the loop below up to about six children
+    return list(el.iterchildren(tag)) if len(el) > 6 else [child for child in el if child.tag == tag]
 
 
 def describe(el: etree._Element) -> str:
