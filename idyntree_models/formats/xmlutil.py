@@ -680,24 +680,24 @@ class XmlReader:
         return [self.float_attr(el, a, default) for a in attrs]
 
     def floats_text(self, el: etree._Element, n: int | None = None) -> np.ndarray:
-        raw = el.text or ""
-        try:  # the hot path of SKEL and SDFormat, which hold their numbers in text: no message made
-            values = xml_doubles(raw)
-        except NumberError:
-            values = None
-        if values is not None and (n is None or len(values) == n):
-            return np.array(values, dtype=float)
-        return self._floats(el, raw, f"<{el.tag}> value", n)  # (raises, naming the element)
+        return np.array(self._text_numbers(el, n), dtype=float)
 
     def float_text(self, el: etree._Element) -> float:
+        return self._text_numbers(el, 1)[0]
+
+    def _text_numbers(self, el: etree._Element, n: int | None) -> list[float]:
+        """The numbers of `el`'s text (`n` of them when given), the hot path of SKEL and SDFormat, which hold
+        their numbers in text: the message naming the element is made only for a text that is refused, by
+        floats_list (a reader's floats_list, such as SdfXmlReader's memo, is not asked for plain numbers;
+        xml_doubles gives it the same values)."""
         raw = el.text or ""
         try:
             values = xml_doubles(raw)
         except NumberError:
             values = None
-        if values is not None and len(values) == 1:
-            return values[0]
-        return self.floats_list(el, raw, f"<{el.tag}> value", 1)[0]  # (raises, naming the element)
+        if values is None or (n is not None and len(values) != n):
+            values = self.floats_list(el, raw, f"<{el.tag}> value", n)  # (raises, naming the element)
+        return values
 
     def bool_text(self, el: etree._Element) -> bool:
         return self.parse_bool(el, self.text(el), f"<{el.tag}>")
