@@ -41,6 +41,7 @@ from ..model.model import (
     Model,
     Shape,
     Sphere,
+    maker,
 )
 from ..model.transforms import (
     IDENTITY,
@@ -129,6 +130,14 @@ class _Joint:
     actuator: str = "force"
     implicit: bool = False
 
+
+# the model's objects made from values already in their final form (model.maker: no __post_init__ copies,
+# no default inertia made and replaced)
+_make_link, _make_inertia, _make_joint = maker(Link), maker(Inertia), maker(Joint)
+
+
+def _massless() -> Inertia:
+    return _make_inertia(mass=0.0, com=np.zeros(3), inertia=np.zeros((3, 3)))
 
 _IDENTITY_INVERSE = inverse(IDENTITY)  # as inverse() gives it (a -0.0 translation): the products stay bit for bit
 
@@ -547,7 +556,7 @@ def _body(r: _SkelReader, el: etree._Element, skel_frame: np.ndarray, options: L
     inertia from _shape_inertias once every body is read."""
     name = r.required(el, "name")
     pose = skel_frame @ r.transformation(el)
-    link = Link(name)
+    link = _make_link(name=name, inertia=None)  # (every branch below gives it its inertia)
     body = _Body(name, el, pose, link)
     grav = r.child(el, "gravity")
     if grav is not None and not r.bool_value(grav):
@@ -563,7 +572,7 @@ def _body(r: _SkelReader, el: etree._Element, skel_frame: np.ndarray, options: L
         _soft_shape(r, soft, name, lost)
     inertia_el = r.child(el, "inertia")
     if inertia_el is None:
-        link.inertia = Inertia(1.0, np.zeros(3), np.eye(3))  # DART's default body
+        link.inertia = _make_inertia(mass=1.0, com=np.zeros(3), inertia=np.eye(3))  # DART's default body
     else:
         mass_el = r.child(inertia_el, "mass")
         if mass_el is None:
@@ -576,7 +585,8 @@ def _body(r: _SkelReader, el: etree._Element, skel_frame: np.ndarray, options: L
         com = r.vector(inertia_el, "offset", 3, (0.0, 0.0, 0.0))
         moi = r.child(inertia_el, "moment_of_inertia")
         if moi is not None:
-            link.inertia = Inertia(mass, com, inertia_from_six(*(r.number(moi, k) for k in INERTIA_KEYS)))
+            link.inertia = _make_inertia(mass=mass, com=com,
+                                         inertia=inertia_from_six(*(r.number(moi, k) for k in INERTIA_KEYS)))
         else:
             parts = _inertia_parts(body.inertia_shapes, name, options, diag)  # warns (and reads meshes) in body order
             pending.append((link, mass, com, parts, inertia_el))
@@ -668,11 +678,11 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
         lost.append(f"the {tag} collision shape of body '{body}' does not collide (<collidable>)")
     color_el = r.child(el, "color")
     if color_el is not None and shape is not None:
-        c = r.floats_text(color_el)
+        c = r.text_numbers(color_el)
         if len(c) == 3:
-            c = np.append(c, 1.0)
+            c.append(1.0)
         if len(c) == 4:
-            shape.material = Material(color=c)
+            shape.material = Material(color=np.array(c))
         else:
             diag.warn(f"line {color_el.sourceline}: <color> needs 3 or 4 numbers, got {len(c)}; ignored")
     return shape, (tag, pose, data)
@@ -878,7 +888,7 @@ def _shape_inertias(r: _SkelReader, pending: list[tuple]) -> None:
             raise r.error(inertia_el, f"body '{link.name}': the moment of inertia computed from its shapes (it has no "
                                       "<moment_of_inertia>) is beyond the range of a double: the shapes are too "
                                       "large for its mass")
-        link.inertia = Inertia(mass, com, inertia)
+        link.inertia = _make_inertia(mass=mass, com=com, inertia=inertia)  # (a view into `sums`, one per body)
 
 
 # -- joints -----------------------------------------------------------------------------------
@@ -1016,12 +1026,12 @@ def _init_values(r: _SkelReader, el: etree._Element, joint: _Joint, tag: str, at
     if e is None:
         return
     n = len(joint.dofs)
-    values = r.floats_text(e)
+    values = r.text_numbers(e)
     if len(values) != n:
         raise r.error(e, f"{joint.type} joint '{joint.name}' has {n} DOF, so <{tag}> needs {n} values, "
                          f"got {len(values)}")
     for dof, v in zip(joint.dofs, values):
-        setattr(dof, attr, float(v))
+        setattr(dof, attr, v)
 
 
 def _dof_element(r: _SkelReader, el: etree._Element, joint: _Joint, lost: list[str]) -> None:
@@ -1193,16 +1203,17 @@ def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[
                                     "used by a body or joint")
             used_names.add(name)
         for link_name in links[1:-1]:
-            model.links[link_name] = Link(link_name)  # massless, at the joint frame
+            model.links[link_name] = _make_link(name=link_name, inertia=_massless())  # at the joint frame
         info["links"] = links[1:-1]
         dof_names: list[str | None] = [None] * len(j.dofs)
         for i, seg in enumerate(segs):
             t_p = parent_H_joint if i == 0 else IDENTITY
             t_c, c_inv = (j.child_H_joint, joint_H_childs[n]) if i == k - 1 else (IDENTITY, _IDENTITY_INVERSE)
-            joint = Joint(seg.name, seg.kind, links[i], links[i + 1], t_p @ c_inv)
+            joint = _make_joint(name=seg.name, type=seg.kind, parent=links[i], child=links[i + 1],
+                                rest_transform=t_p @ c_inv)
             rot_c = t_c[:3, :3]
             what = f"joint '{j.name}'" + (f" DOF {seg.dof}" if len(j.dofs) > 1 and seg.dof is not None else "")
-            if seg.kind in (JointType.REVOLUTE, JointType.PRISMATIC):
+            if seg.kind is JointType.REVOLUTE or seg.kind is JointType.PRISMATIC:
                 joint.axis = rot_c @ seg.axis
                 joint.axis_origin = t_c[:3, 3].copy()
                 if seg.dof is None:  # the translation of a screw joint follows its rotation

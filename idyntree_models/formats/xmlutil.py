@@ -680,12 +680,12 @@ class XmlReader:
         return [self.float_attr(el, a, default) for a in attrs]
 
     def floats_text(self, el: etree._Element, n: int | None = None) -> np.ndarray:
-        return np.array(self._text_numbers(el, n), dtype=float)
+        return np.array(self.text_numbers(el, n), dtype=float)
 
     def float_text(self, el: etree._Element) -> float:
-        return self._text_numbers(el, 1)[0]
+        return self.text_numbers(el, 1)[0]
 
-    def _text_numbers(self, el: etree._Element, n: int | None) -> list[float]:
+    def text_numbers(self, el: etree._Element, n: int | None = None) -> list[float]:
         """The numbers of `el`'s text (`n` of them when given), the hot path of SKEL and SDFormat, which hold
         their numbers in text: the message naming the element is made only for a text that is refused, by
         floats_list (a reader's floats_list, such as SdfXmlReader's memo, is not asked for plain numbers;
