@@ -38,6 +38,7 @@ from ...model.model import (
     SensorType,
     Shape,
     Sphere,
+    maker,
 )
 from ...model.topology import tree_order
 from ...model.transforms import inverse
@@ -87,6 +88,9 @@ from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor
 #   "sdf_screw_joints": {joint: pitch fields} for screw joints read as revolute
 #   "sdf_version", "static", "world"
 _INERTIA_INDEX = {k: i for i, k in enumerate(INERTIA_KEYS)}
+# the model's objects made from values already in their final form (model.maker: no __post_init__ copies, no
+# default inertia or limits made and replaced)
+_make_link, _make_inertia, _make_joint, _make_link_sensor = map(maker, (Link, Inertia, Joint, LinkSensor))
 
 
 def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None = None) -> Model:
@@ -220,7 +224,7 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
     whose pose is relative_to another frame (without it, such a pose is read in the link frame, with a
     warning)."""
     placed = _placer(graph, name, scope)
-    link = Link(name)
+    link = _make_link(name=name, inertia=None)  # (every way out below gives it its inertia)
     many: dict[str, list[etree._Element]] = {}
     notes: list = []
     first = look(el, LINK_TAGS, (), notes, ATTRIBUTES["link"], many, LINK_REPEATED)
@@ -247,7 +251,7 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
     if notes and unread_in is not None:
         unread_in[el] = notes
     if inertial is None:
-        link.inertia = Inertia(1.0, np.zeros(3), np.eye(3))  # libsdformat's default for a missing <inertial>
+        link.inertia = _make_inertia(mass=1.0, com=np.zeros(3), inertia=np.eye(3))  # libsdformat's default
         return link
     six = [1.0, 0.0, 0.0, 1.0, 0.0, 1.0]  # libsdformat's defaults, in INERTIA_KEYS' order
     if is_true(inertial.get("auto")):
@@ -264,7 +268,7 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
         six[i] = found_float(r, moments, k, six[i])
     rot = pose[:3, :3]
     with np.errstate(all="ignore"):  # an inf moment (SDF reads 'inf') turned gives NaN: refused just below
-        link.inertia = Inertia(mass, pose[:3, 3], rot @ inertia_from_six(*six) @ rot.T)
+        link.inertia = _make_inertia(mass=mass, com=pose[:3, 3].copy(), inertia=rot @ inertia_from_six(*six) @ rot.T)
     try:
         # libsdformat refuses negative mass and indefinite tensors: so do we, for SDF
         for w in check_inertia(mass, link.inertia.com, link.inertia.inertia, f"link '{name}'",
@@ -460,11 +464,13 @@ def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_
         model.metadata.setdefault("sdf_screw_joints", {})[j.name] = j.extra
         jtype = "revolute"
     if jtype == "fixed":
-        model.joints[j.name] = Joint(j.name, JointType.FIXED, parent, j.child, rest)
+        model.joints[j.name] = _make_joint(name=j.name, type=JointType.FIXED, parent=parent, child=j.child,
+                                           rest_transform=rest)
         return
     if jtype == "ball":
         center = (parent_inv @ j.model_H_joint)[:3, 3]
-        model.joints[j.name] = Joint(j.name, JointType.SPHERICAL, parent, j.child, rest, center=center)
+        model.joints[j.name] = _make_joint(name=j.name, type=JointType.SPHERICAL, parent=parent, child=j.child,
+                                           rest_transform=rest, center=center.copy())
         return
     kind = _KINDS[jtype]
     if jtype in ("universal", "revolute2"):
@@ -476,8 +482,8 @@ def _add_joint(model: Model, g: SdfGraph, j: SdfJoint, diag: Diagnostics, world_
         raise r.error(el, f"joint '{j.name}': lower limit {limits.min_position} is above upper limit "
                       f"{limits.max_position}")
     # equal limits stay what the file says (libsdformat keeps the joint revolute/prismatic)
-    joint = Joint(j.name, kind, parent, j.child, rest, axis=rot_c @ j.axes[0], axis_origin=origin, limits=limits,
-                  dynamics=_dyn(lim))
+    joint = _make_joint(name=j.name, type=kind, parent=parent, child=j.child, rest_transform=rest,
+                        axis=rot_c @ j.axes[0], axis_origin=origin.copy(), limits=limits, dynamics=_dyn(lim))
     if "mimic" in j.extra:
         ref, mult, off = j.extra["mimic"]
         joint.mimic = Mimic(j.scope.scoped(ref) if j.scope.prefix else ref, mult, off)
@@ -553,12 +559,13 @@ def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics)
         _unique_sensor_name(model, g, s, diag, pair=kind not in _IMU_KINDS)
         if kind in _IMU_KINDS:  # written by our exporter for a lone sensor
             s.model_name = s.name
-            model.sensors[s.name] = LinkSensor(s.name, parent_link=s.owner, link_H_sensor=link_H,
-                                               sensor_type=SensorType(kind))
+            model.sensors[s.name] = _make_link_sensor(name=s.name, parent_link=s.owner, link_H_sensor=link_H,
+                                                      sensor_type=SensorType(kind))
             return
         for suffix, st in (("_acc", SensorType.ACCELEROMETER), ("_gyro", SensorType.GYROSCOPE)):
             n = s.name + suffix
-            model.sensors[n] = LinkSensor(n, parent_link=s.owner, link_H_sensor=link_H.copy(), sensor_type=st)
+            model.sensors[n] = _make_link_sensor(name=n, parent_link=s.owner, link_H_sensor=link_H.copy(),
+                                                 sensor_type=st)
         s.model_name = s.name + "_acc"  # (its pair is written back as one IMU: kept.write_kept)
         return
     if s.type == "force_torque":
@@ -569,8 +576,8 @@ def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics)
                   "written")
     _unique_sensor_name(model, g, s, diag)
     s.model_name = s.name
-    model.sensors[s.name] = LinkSensor(s.name, parent_link=s.owner, link_H_sensor=link_H,
-                                       sensor_type=SensorType.OTHER, subtype=s.type)
+    model.sensors[s.name] = _make_link_sensor(name=s.name, parent_link=s.owner, link_H_sensor=link_H,
+                                              sensor_type=SensorType.OTHER, subtype=s.type)
 
 
 def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -> None:
