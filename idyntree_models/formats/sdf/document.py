@@ -289,7 +289,7 @@ def _check_value(r: XmlReader, el: etree._Element, raw: str, kind: str) -> None:
     if len(raw) <= 4 * MAX_NUMBER_CHARS and raw.isascii() and "_" not in raw:  # plain finite numbers: the common case
         parts = raw.split()
         try:
-            total = sum(float(p) for p in parts)
+            total = sum(map(float, parts))
         except ValueError:
             total = math.nan
         if total * 0.0 == 0.0 and len(parts) in counts and (kind != "unsigned" or float(parts[0]) >= 0):
