@@ -234,7 +234,8 @@ def read_pose(r: XmlReader, el: etree._Element | None, version: tuple[int, int],
 
 def _pose_transform(r: XmlReader, el: etree._Element) -> np.ndarray:
     fmt = (el.get("rotation_format") or "euler_rpy").strip()
-    degrees = r.parse_bool(el, el.get("degrees") or "false", "degrees")  # (libsdformat: "Invalid boolean value")
+    raw_degrees = el.get("degrees")  # (most poses have none)
+    degrees = bool(raw_degrees) and r.parse_bool(el, raw_degrees, "degrees")  # (libsdformat: "Invalid boolean value")
     if degrees and fmt == "quat_xyzw":
         raise r.error(el, "degrees=\"true\" applies to euler_rpy poses, not to a quat_xyzw one (libsdformat refuses it)")
     raw = r.text(el)
