@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
-from ...model.transforms import inverse
+from ...model.transforms import inverse, unit_vector
 from ..base import Diagnostics, LoadOptions
 from ..xmlutil import XmlReader, find_child, find_children, shown_tag
 from .document import (
@@ -347,13 +347,12 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
             fg.diag.warn(f"{fg.diag.at(axis_el)}: the mimic in <{tag}> of {jtype} joint '{jname}' is ignored: the "
                          "two revolute joints it is split into mimic nothing")
         xyz_el = found.get("xyz")
-        xyz = r.floats_text(xyz_el, 3) if xyz_el is not None and r.text(xyz_el) else np.array([0.0, 0.0, 1.0])
-        scale = float(np.max(np.abs(xyz)))  # normalise without overflow for huge components
-        if not scale > 1e-12:
+        xyz = r.text_numbers(xyz_el, 3) if xyz_el is not None and r.text(xyz_el) else [0.0, 0.0, 1.0]
+        if not max(map(abs, xyz)) > 1e-12:
             raise r.error(xyz_el, f"joint '{jname}': the <{tag}><xyz> direction has zero length")
-        unit = xyz / scale
         frame = _axis_frame(fg, vx, xyz_el, axis_el)
-        axes.append(fg.pose(frame)[:3, :3] @ (unit / np.linalg.norm(unit)))
+        # (unit_vector: scaled by the largest component first, so huge ones do not overflow; plain floats)
+        axes.append(fg.pose(frame)[:3, :3] @ unit_vector(xyz))
         lim = _values(found.get("limit"), "limit", (tag,), notes)
         dyn = _values(found.get("dynamics"), "dynamics", (tag,), notes)
         limits.append(
