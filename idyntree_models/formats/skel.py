@@ -208,7 +208,7 @@ class _SkelReader(XmlReader):
 # -- entry point ------------------------------------------------------------------------------
 def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     source = diag.source
-    root = parse_xml(text, source)
+    root = parse_xml(text, source, blank_text=False)  # (nothing of a SKEL file is kept as XML)
     r = _SkelReader(source)
     if root.tag != "skel":
         raise r.error(root, f"the root element is <{root.tag}>, a SKEL file needs <skel>")
