@@ -125,7 +125,7 @@ def read_document(data: str | bytes, source: str | None, diag: Diagnostics
     """Parse (after the lenient repairs) and check the root: the `<sdf>` element, its reader, its version."""
     data = _as_utf8(data)
     try:
-        root = parse_xml(data, source)
+        root = parse_xml(data, source, blank_text=False)
         # the namespaces the document declares, for check_values to find their elements by (no element has one
         # where no xmlns is written); None: not known from the text (bytes not UTF-8, a character reference)
         namespaces = set(_XMLNS.findall(data)) if isinstance(data, str) else None
@@ -134,7 +134,7 @@ def read_document(data: str | bytes, source: str | None, diag: Diagnostics
     except ModelError:
         # every repair mends a document the strict parser refuses, so a well-formed file (nearly all)
         # does not pay for the whole-text scans; the repaired text is parsed again, whose error stands
-        root = parse_xml(repair_xml(data, diag), source)
+        root = parse_xml(repair_xml(data, diag), source, blank_text=False)
         namespaces = None  # (a repair may declare the prefixes a file used without declaring them)
     diag.included(root, source)
     r = SdfXmlReader(source)
