@@ -227,7 +227,7 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     decoded = isinstance(text, str)
     namespaced = ("xmlns" if decoded else b"xmlns") in text
     try:
-        stream = XmlStream(text, source, tags=("link", "joint"))
+        stream = XmlStream(text, source, tags=("link", "joint"), blank_text=False)
         del text  # the stream holds the document until it is parsed, and no longer
         if not (decoded or namespaced) and (stream.root.getroottree().docinfo.encoding or "").upper() not in _XMLNS_AS_ASCII:
             namespaced = True  # bytes in an encoding that spells xmlns otherwise (UTF-16, UTF-7): look everywhere

@@ -223,8 +223,11 @@ class XmlStream:
     WHOLE = 8 << 20
     PIECES = True  # False: larger documents go to the pull parser directly (tests compare the two)
 
-    def __init__(self, text: str | bytes, source: str | None = None, tags: tuple[str, ...] | None = None) -> None:
+    def __init__(self, text: str | bytes, source: str | None = None, tags: tuple[str, ...] | None = None,
+                 blank_text: bool = True) -> None:
+        """`blank_text=False`: the white space between elements is dropped, as by parse_xml."""
         self.source = source
+        self._options = _PARSER_OPTIONS if blank_text else _NO_BLANKS_OPTIONS
         self.kept: list[etree._Element] = []
         self._holder: etree._Element | None = None
         self._data = _document(text, source)
@@ -234,7 +237,7 @@ class XmlStream:
         self._pieces: _Pieces | None = None
         if self._whole:
             try:
-                self.root = etree.fromstring(self._data, etree.XMLParser(**_PARSER_OPTIONS))
+                self.root = etree.fromstring(self._data, etree.XMLParser(**self._options))
             except etree.XMLSyntaxError as e:
                 raise _syntax_error(e, source) from None
             self._data = b""
@@ -250,7 +253,7 @@ class XmlStream:
             except etree.XMLSyntaxError as e:
                 raise _syntax_error(e, source) from None
         if self.PIECES and tags and isinstance(self._data, str):
-            self._pieces = _Pieces.cut(self._data, tags, self.PIECE)
+            self._pieces = _Pieces.cut(self._data, tags, self.PIECE, self._options)
         if self._pieces is not None:
             self.root = self._pieces.root
             self._data = b""  # the pieces hold it, until the last one is read
@@ -260,7 +263,7 @@ class XmlStream:
     def _start_pull(self, data: str | bytes) -> None:
         self._data = data
         self._offset = 0
-        self._parser = etree.XMLPullParser(events=("end",), tag=self._tags, **_PARSER_OPTIONS)
+        self._parser = etree.XMLPullParser(events=("end",), tag=self._tags, **self._options)
         self._pending: list[etree._Element] = []
         self._closed = False
         self._first = self._next()
@@ -379,8 +382,10 @@ _START_TAG = re.compile(r"<([A-Za-z_][\w.:-]*)(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\
 class _Pieces:
     """A document cut for XmlStream: the root's start tag, and cut positions in its content."""
 
-    def __init__(self, data: str, root: etree._Element, head: str, end_tag: str, cuts: list[int]) -> None:
+    def __init__(self, data: str, root: etree._Element, head: str, end_tag: str, cuts: list[int],
+                 options: dict) -> None:
         self.data = data
+        self.options = options  # the parser's, for every piece
         self.root = root  # the root element alone (its tag and attributes), parsed from head and end tag
         self.head = head  # the root's start tag, as written
         self.head_lines = head.count("\n")  # line ends inside it
@@ -397,7 +402,7 @@ class _Pieces:
     MAX_LINES = 4_000_000
 
     @classmethod
-    def cut(cls, data: str, tags: tuple[str, ...], size: int) -> _Pieces | None:
+    def cut(cls, data: str, tags: tuple[str, ...], size: int, options: dict = _PARSER_OPTIONS) -> _Pieces | None:
         """The pieces of `data`, or None when the pull parser must read it all: an outline that is not
         the plain one (prolog, root start tag, content, end tag, comments and white space), a DOCTYPE
         (its attribute defaults apply to every piece), xml:id attributes (unique across pieces), or
@@ -428,7 +433,7 @@ class _Pieces:
                 break
             cuts.append(hit.start())
         cuts.append(end)
-        pieces = cls(data, root, m.group(0), f"</{name}>", cuts)
+        pieces = cls(data, root, m.group(0), f"</{name}>", cuts, options)
         if pieces.lines[-1] > cls.MAX_LINES or sum(pieces.lines) > cls.BLANK_PER_CHAR * len(data):
             return None
         return pieces
@@ -442,7 +447,7 @@ class _Pieces:
 
     def parse(self, k: int) -> etree._Element:
         """Piece k's root (runs in the worker thread: libxml2 parses without the GIL)."""
-        return etree.fromstring(self._text(k, k + 1), etree.XMLParser(**_PARSER_OPTIONS))
+        return etree.fromstring(self._text(k, k + 1), etree.XMLParser(**self.options))
 
     def rest(self, k: int) -> str:
         """The document from piece k on, for the pull parser."""
