@@ -71,6 +71,7 @@ class SdfSensor:
     scope: Scope
     notes: list = field(default_factory=list)  # what in it is not read, by path (kept.look)
     model_name: str | None = None  # the model sensor made of it (an IMU's accelerometer), once made
+    first: dict[str, etree._Element] = field(default_factory=dict)  # its first child of each tag (kept.look)
 
 
 @dataclass
@@ -414,7 +415,7 @@ def _sensor(fg: FrameGraph, scope: Scope, el: etree._Element, owner: str, defaul
     pose_el = first.get("pose")
     pose, rel = read_pose(scope.r, pose_el, scope.version)
     base = fg.resolve_or_fail(scope, rel, pose_el, "relative_to") if rel else default
-    return SdfSensor(scope.scoped(name), kind, owner, fg.pose(base) @ pose, el, scope, notes=notes)
+    return SdfSensor(scope.scoped(name), kind, owner, fg.pose(base) @ pose, el, scope, notes=notes, first=first)
 
 
 def _link_sensors(fg: FrameGraph, g: SdfGraph, vx: Vertex) -> None:

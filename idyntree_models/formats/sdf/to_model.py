@@ -555,7 +555,8 @@ def _add_link_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics)
     r, el = s.scope.r, s.el
     link_H = g.link_H_model(s.owner) @ s.model_H_sensor
     if s.type == "imu":
-        kind = child_text(r, el, IDYNTREE_KIND)
+        kind_el = s.first.get(IDYNTREE_KIND)  # (the look the reader took: a sensor has a dozen children)
+        kind = r.text(kind_el) if kind_el is not None else None
         _unique_sensor_name(model, g, s, diag, pair=kind not in _IMU_KINDS)
         if kind in _IMU_KINDS:  # written by our exporter for a lone sensor
             s.model_name = s.name
@@ -589,7 +590,7 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
                   "model (world or gearbox joint); ignored")
         return
     _unique_sensor_name(model, g, s, diag)
-    ft = find_child(el, "force_torque")
+    ft = s.first.get("force_torque")
     frame = "parent" if s.scope.version < (1, 5) else "child"
     direction = "child_to_parent"
     if ft is not None:
