@@ -86,7 +86,12 @@ def format_number(x: float, what: str = "value") -> str:
 def format_number_list(values, what: str = "value") -> list[str]:
     """format_number of each of `values` (any shape), with one finiteness test for all of them: a writer
     formats thousands of numbers, and a call each was a tenth of a URDF export."""
-    flat = np.ravel(np.asarray(values, dtype=float)).tolist()
+    if type(values) is list and all(type(x) is float for x in values):  # (most: no array made to flatten)
+        flat = values
+    elif type(values) is np.ndarray and values.dtype == np.float64:
+        flat = values.ravel().tolist()
+    else:
+        flat = np.ravel(np.asarray(values, dtype=float)).tolist()
     if all(map(math.isfinite, flat)):
         return [repr(x + 0.0) for x in flat]  # + 0.0: -0.0 written as 0.0, as format_number does
     return [format_number(x, what) for x in flat]  # raises, naming `what`

@@ -18,7 +18,6 @@ from __future__ import annotations
 import copy
 import math
 import re
-from contextlib import contextmanager
 
 import numpy as np
 from lxml import etree
@@ -94,16 +93,25 @@ def _check_writable(model: Model) -> None:
         raise ModelError(f"the robot name {model.name!r} holds a character XML cannot hold")
 
 
-@contextmanager
-def _element(what: str):
-    """Name the element in a ModelError raised while writing it (a non-finite number, say)."""
-    try:
-        yield
-    except ModelError as e:
-        if e.element is None:
-            e.element = what
+class _element:  # (lower case: it reads as the function it replaced, `with _element("link", name):`)
+    """Name the element in a ModelError raised while writing it (a non-finite number, say).
+
+    A class rather than a @contextmanager generator, and the words made only for an error: it wraps every
+    link, joint, sensor and frame written (a tenth of an export)."""
+
+    __slots__ = ("kind", "name")
+
+    def __init__(self, kind: str, name: str) -> None:
+        self.kind, self.name = kind, name
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, typ, e, tb) -> bool:
+        if isinstance(e, ModelError) and e.element is None:
+            e.element = f"{self.kind} '{self.name}'"
             e.args = (str(e),)
-        raise
+        return False  # (the error goes on)
 
 
 _URDF_NUMBER = "a number written to URDF"
@@ -118,15 +126,20 @@ def _nums(v) -> str:
 
 
 _EYE4 = np.eye(4).tolist()
+_ONES3 = [1.0, 1.0, 1.0]
 
 
 def _origin(parent: etree._Element, t: np.ndarray, always: bool = False) -> None:
+    """The <origin> of every link, shape, joint and frame: its checks and numbers in plain floats (numpy's
+    calls on a 4x4, one by one, were a fifth of an export)."""
     t = np.asarray(t, dtype=float)
-    if not always and t.tolist() == _EYE4:  # float ==, so -0.0 entries count as the identity, as array_equal
+    rows = t.tolist()
+    if not always and rows == _EYE4:  # float ==, so -0.0 entries count as the identity, as array_equal
         return
-    if not np.isfinite(t).all():
+    if not all(map(math.isfinite, rows[0] + rows[1] + rows[2] + rows[3])):
         raise ModelError(f"cannot write a non-finite transform to URDF (in <{parent.tag} name='{parent.get('name')}'>)")
-    etree.SubElement(parent, "origin", xyz=_nums(t[:3, 3]), rpy=_nums(exact_rpy(t[:3, :3])))
+    xyz = f"{rows[0][3] + 0.0!r} {rows[1][3] + 0.0!r} {rows[2][3] + 0.0!r}"  # (+ 0.0: -0.0 written as 0.0)
+    etree.SubElement(parent, "origin", xyz=xyz, rpy=_nums(exact_rpy(t[:3, :3])))
 
 
 def _rounded(v: float, digits: int) -> float:
@@ -473,7 +486,7 @@ def _shape_element(link_el: etree._Element, kind: str, shape: Shape, link: str, 
         geo = ("cylinder", {"radius": _num(shape.radius), "length": _num(shape.length)})
     elif isinstance(shape, Mesh):
         geo = ("mesh", {"filename": shape.filename})
-        if not np.array_equal(shape.scale, np.ones(3)):
+        if np.asarray(shape.scale, dtype=float).tolist() != _ONES3:
             geo[1]["scale"] = _nums(shape.scale)
     else:
         diag.warn(f"link '{link}': {kind} {shape.kind} shape has no URDF form and was dropped")
@@ -679,12 +692,12 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     links, frame_links = _shapes_back_on_frames(model, frames)
     written: dict[tuple[str, str], etree._Element] = {}  # (tag, name) -> element, for pass-through anchors
     for link in links + frame_links:  # in the model's (the source's) order, then the frames
-        with _element(f"link '{link.name}'"):
+        with _element("link", link.name):
             written[("link", link.name)] = _link_element(root, link, diag)
 
     issues = _LimitIssues()
     for joint in model.joints.values():
-        with _element(f"joint '{joint.name}'"):
+        with _element("joint", joint.name):
             written[("joint", joint.name)] = _joint_element(root, joint, issues)
     _frame_joints(root, model, frames, tree.root, written)
     if issues.no_effort:
@@ -705,7 +718,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
             "[0, 0] (urdfdom and ROS do not)"
         )
     for sensor in model.sensors.values():
-        with _element(f"sensor '{sensor.name}'"):
+        with _element("sensor", sensor.name):
             el = _sensor_element(root, model, sensor, diag, vanishing)
         if el is not None:
             written[("sensor", sensor.name)] = el
@@ -750,7 +763,7 @@ def _frame_joints(root: etree._Element, model: Model, frames: list, tree_root: s
         joint_names.add(jname)
         parent, child, t = frame_edge(model, frame.name, top)
         el = etree.SubElement(root, "joint", name=jname, type="fixed")
-        with _element(f"frame '{frame.name}'"):
+        with _element("frame", frame.name):
             _origin(el, t)
         etree.SubElement(el, "parent", link=parent)
         etree.SubElement(el, "child", link=child)
