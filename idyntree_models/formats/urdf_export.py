@@ -30,6 +30,7 @@ from ..model.model import (
     ForceTorqueSensor,
     Frame,
     FrameJoint,
+    Inertia,
     Joint,
     JointType,
     Link,
@@ -40,6 +41,7 @@ from ..model.model import (
     SensorType,
     Shape,
     Sphere,
+    maker,
 )
 from ..model.spherical import unfold_spherical_joints
 from ..model.topology import frame_edge, root_frame, tree_order
@@ -126,7 +128,9 @@ def _nums(v) -> str:
 
 
 _EYE4 = np.eye(4).tolist()
+_make_link, _make_inertia = maker(Link), maker(Inertia)
 _ONES3 = [1.0, 1.0, 1.0]
+_ZERO3_LIST = [0.0, 0.0, 0.0]
 
 
 def _origin(parent: etree._Element, t: np.ndarray, always: bool = False) -> None:
@@ -389,7 +393,9 @@ def _axis_offset(joint: Joint) -> np.ndarray | None:
     origin), None when there is none (nor for other joints, whose axis offset does not move anything)."""
     if joint.type is not JointType.REVOLUTE:
         return None
-    o = joint.axis_origin
+    o = np.asarray(joint.axis_origin, dtype=float)
+    if o.tolist() == _ZERO3_LIST:  # (most joints: none of the numpy calls below)
+        return None
     with np.errstate(all="ignore"):  # an origin near the largest double: refused by the caller, with the joint
         perp = o - float(o @ joint.axis) * joint.axis
     if not np.all(np.isfinite(perp)):
@@ -731,9 +737,12 @@ def _shapes_back_on_frames(model: Model, frames: list) -> tuple[list[Link], list
     """The links to write, and one per frame; shapes that sat on a frame's link in the source go back there."""
     by_name = {f.name: f for f in frames}
     links: list[Link] = []
-    moved: dict[str, Link] = {f.name: Link(f.name) for f in frames}
+    # (model.maker: no default inertia made per frame and link, and thrown away, on every export)
+    moved: dict[str, Link] = {f.name: _make_link(name=f.name, inertia=_make_inertia(mass=0.0, com=np.zeros(3),
+                                                                                   inertia=np.zeros((3, 3))))
+                              for f in frames}
     for link in model.links.values():
-        keep = Link(link.name, link.inertia)
+        keep = _make_link(name=link.name, inertia=link.inertia)
         for attr in ("visuals", "collisions"):
             for shape in getattr(link, attr):
                 frame = by_name.get(shape.source_frame or "")
@@ -772,8 +781,12 @@ def _frame_joints(root: etree._Element, model: Model, frames: list, tree_root: s
             written.setdefault(("joint", fj.joint), el)
 
 
-def _safe_element(xml: str) -> etree._Element:
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+def _safe_parser() -> etree.XMLParser:
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+
+
+def _safe_element(xml: str, parser: etree.XMLParser) -> etree._Element:
+    """`xml` parsed by `parser` (one of _safe_parser's, made once per export: this thread's alone)."""
     try:
         return etree.fromstring(xml, parser)
     except etree.XMLSyntaxError as e:
@@ -793,10 +806,11 @@ def _write_extensions(root: etree._Element, extensions: list[Extension],
     # parent -> last pass-through element placed in it (keeping the parent proxy alive keeps it the same object)
     last: dict[etree._Element, etree._Element] = {}
     orphans: list[str] = []
+    parser = _safe_parser()
     for index, ext in enumerate(extensions):
         if ext.format != "urdf":
             continue
-        el = _safe_element(ext.xml)
+        el = _safe_element(ext.xml, parser)
         if ext.owner_kind is None and not ext.attributes:
             parent, anchor = root, None
             if ext.after is not None:
