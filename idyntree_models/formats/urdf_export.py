@@ -72,13 +72,19 @@ def _name_problem(name: str) -> str | None:
 
 
 def _check_writable(model: Model) -> None:
-    """Refuse, naming the element, what the URDF reader would refuse or read differently."""
-    for kind, table in (("link", model.links), ("joint", model.joints), ("frame", model.frames),
-                        ("sensor", model.sensors)):
-        for name in table:
-            why = _name_problem(name)
-            if why is not None:
-                raise ModelError(f"the name {name!r} {why}: it cannot be written to URDF", element=f"{kind} '{name}'")
+    """Refuse, naming the element, what the URDF reader would refuse or read differently.
+
+    All names are searched at once first, and one by one (for the first problem, with its element) only when
+    one has a problem: a model has hundreds of them, and a call and a search each was a twentieth of an export."""
+    tables = (("link", model.links), ("joint", model.joints), ("frame", model.frames), ("sensor", model.sensors))
+    names = [name for _, table in tables for name in table]
+    if _NOT_XML.search("".join(names)) is not None or not all(n and n == n.strip() for n in names):
+        for kind, table in tables:
+            for name in table:
+                why = _name_problem(name)
+                if why is not None:
+                    raise ModelError(f"the name {name!r} {why}: it cannot be written to URDF",
+                                     element=f"{kind} '{name}'")
     for link in model.links.values():
         for kind, shapes in (("visual", link.visuals), ("collision", link.collisions)):
             for shape in shapes:
@@ -143,7 +149,10 @@ def _origin(parent: etree._Element, t: np.ndarray, always: bool = False) -> None
     if not all(map(math.isfinite, rows[0] + rows[1] + rows[2] + rows[3])):
         raise ModelError(f"cannot write a non-finite transform to URDF (in <{parent.tag} name='{parent.get('name')}'>)")
     xyz = f"{rows[0][3] + 0.0!r} {rows[1][3] + 0.0!r} {rows[2][3] + 0.0!r}"  # (+ 0.0: -0.0 written as 0.0)
-    etree.SubElement(parent, "origin", xyz=xyz, rpy=_nums(exact_rpy(t[:3, :3])))
+    rpy = exact_rpy(t[:3, :3])
+    if not all(map(math.isfinite, rpy)):
+        raise ModelError(f"cannot write a non-finite rotation to URDF (in <{parent.tag} name='{parent.get('name')}'>)")
+    etree.SubElement(parent, "origin", xyz=xyz, rpy=f"{rpy[0] + 0.0!r} {rpy[1] + 0.0!r} {rpy[2] + 0.0!r}")
 
 
 def _rounded(v: float, digits: int) -> float:
