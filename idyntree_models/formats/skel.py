@@ -139,6 +139,7 @@ _make_link, _make_inertia, _make_joint = maker(Link), maker(Inertia), maker(Join
 def _massless() -> Inertia:
     return _make_inertia(mass=0.0, com=np.zeros(3), inertia=np.zeros((3, 3)))
 
+
 _IDENTITY_INVERSE = inverse(IDENTITY)  # as inverse() gives it (a -0.0 translation): the products stay bit for bit
 
 

@@ -137,8 +137,10 @@ def parse_xml(text: str | bytes, source: str | None = None, *,
     `max_depth` (root = 1) lets a format whose elements nest per link (MJCF's bodies) go past libxml2's
     default limit up to what its own tools read, `depth_reason`; the deep parse is tried only when the
     default one stops there, so ordinary documents pay nothing for it.  `blank_text=False` drops the white
-    space between elements (the indentation): for a reader that keeps no element as XML it is only nodes
-    to make and free (a sixth of biped.skel's parse); element texts stay as written."""
+    space between elements (the indentation), which is nodes to make, walk past and free for no reader
+    (URDF, SDFormat, SKEL: 2-4% of a load); texts of elements without children, mixed content and
+    xml:space="preserve" stay.  An element kept as XML is kept without the source's indentation, which
+    the writers make anew."""
     data = _document(text, source)
     if isinstance(data, str):
         data = data.encode("utf-8")
