@@ -150,7 +150,7 @@ def _origin(parent: etree._Element, t: np.ndarray, always: bool = False) -> None
         raise ModelError(f"cannot write a non-finite transform to URDF (in <{parent.tag} name='{parent.get('name')}'>)")
     xyz = f"{rows[0][3] + 0.0!r} {rows[1][3] + 0.0!r} {rows[2][3] + 0.0!r}"  # (+ 0.0: -0.0 written as 0.0)
     rpy = exact_rpy(t[:3, :3])
-    if not all(map(math.isfinite, rpy)):
+    if not all(map(math.isfinite, rpy)):  # (a finite rotation gives finite angles: a guard, so that none is nan)
         raise ModelError(f"cannot write a non-finite rotation to URDF (in <{parent.tag} name='{parent.get('name')}'>)")
     etree.SubElement(parent, "origin", xyz=xyz, rpy=f"{rpy[0] + 0.0!r} {rpy[1] + 0.0!r} {rpy[2] + 0.0!r}")
 

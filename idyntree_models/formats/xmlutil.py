@@ -138,9 +138,11 @@ def parse_xml(text: str | bytes, source: str | None = None, *,
     default limit up to what its own tools read, `depth_reason`; the deep parse is tried only when the
     default one stops there, so ordinary documents pay nothing for it.  `blank_text=False` drops the white
     space between elements (the indentation), which is nodes to make, walk past and free for no reader
-    (URDF, SDFormat, SKEL: 2-4% of a load); texts of elements without children, mixed content and
-    xml:space="preserve" stay.  An element kept as XML is kept without the source's indentation, which
-    the writers make anew."""
+    (URDF, SDFormat, SKEL: 2-4% of a load).  Text with anything but white space stays, as does the white
+    space of an element holding only text and of xml:space="preserve"; white space next to a removed
+    comment goes with it, even in an element without children (`<a>  <!--c-->  1</a>` reads `'  1'`, which
+    every reader strips).  An element kept as XML is kept without the source's indentation, which the
+    writers make anew."""
     data = _document(text, source)
     if isinstance(data, str):
         data = data.encode("utf-8")
