@@ -135,11 +135,6 @@ class _Joint:
 # no default inertia made and replaced)
 _make_link, _make_inertia, _make_joint = maker(Link), maker(Inertia), maker(Joint)
 
-
-def _massless() -> Inertia:
-    return _make_inertia(mass=0.0, com=np.zeros(3), inertia=np.zeros((3, 3)))
-
-
 _IDENTITY_INVERSE = inverse(IDENTITY)  # as inverse() gives it (a -0.0 translation): the products stay bit for bit
 
 
@@ -1219,7 +1214,7 @@ def _build(r: _SkelReader, model: Model, bodies: dict[str, _Body], joints: list[
                                     "used by a body or joint")
             used_names.add(name)
         for link_name in links[1:-1]:
-            model.links[link_name] = _make_link(name=link_name, inertia=_massless())  # at the joint frame
+            model.links[link_name] = _make_link(name=link_name)  # massless, at the joint frame
         info["links"] = links[1:-1]
         dof_names: list[str | None] = [None] * len(j.dofs)
         for i, seg in enumerate(segs):

@@ -30,7 +30,6 @@ from ..model.model import (
     ForceTorqueSensor,
     Frame,
     FrameJoint,
-    Inertia,
     Joint,
     JointType,
     Link,
@@ -134,7 +133,7 @@ def _nums(v) -> str:
 
 
 _EYE4 = np.eye(4).tolist()
-_make_link, _make_inertia = maker(Link), maker(Inertia)
+_make_link = maker(Link)
 _ONES3 = [1.0, 1.0, 1.0]
 _ZERO3_LIST = [0.0, 0.0, 0.0]
 
@@ -746,10 +745,8 @@ def _shapes_back_on_frames(model: Model, frames: list) -> tuple[list[Link], list
     """The links to write, and one per frame; shapes that sat on a frame's link in the source go back there."""
     by_name = {f.name: f for f in frames}
     links: list[Link] = []
-    # (model.maker: no default inertia made per frame and link, and thrown away, on every export)
-    moved: dict[str, Link] = {f.name: _make_link(name=f.name, inertia=_make_inertia(mass=0.0, com=np.zeros(3),
-                                                                                   inertia=np.zeros((3, 3))))
-                              for f in frames}
+    # (model.maker: no default inertia made per link and thrown away, on every export)
+    moved: dict[str, Link] = {f.name: _make_link(name=f.name) for f in frames}
     for link in model.links.values():
         keep = _make_link(name=link.name, inertia=link.inertia)
         for attr in ("visuals", "collisions"):

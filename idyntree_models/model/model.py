@@ -238,7 +238,7 @@ class Link(Record):
     """A rigid body: its inertia and its shapes, each pose in the link frame."""
 
     name: str
-    inertia: Inertia = field(default_factory=Inertia)
+    inertia: Inertia = field(default_factory=lambda: zero_inertia())
     visuals: list[Shape] = field(default_factory=list)
     collisions: list[Shape] = field(default_factory=list)
 
@@ -480,6 +480,12 @@ def maker(cls: type[T]) -> Any:
 
 
 _MAKERS: dict[type, Any] = {}
+
+
+def zero_inertia() -> Inertia:
+    """`Inertia()`, made without its __post_init__'s conversions: every link a loader or writer makes without
+    mass (a chain's links, a frame written as a link) gets one."""
+    return maker(Inertia)(mass=0.0, com=np.zeros(3), inertia=np.zeros((3, 3)))
 
 
 def _write_maker(cls: type) -> Any:
