@@ -406,7 +406,7 @@ class _Pieces:
     MAX_LINES = 4_000_000
 
     @classmethod
-    def cut(cls, data: str, tags: tuple[str, ...], size: int, options: dict = _PARSER_OPTIONS) -> _Pieces | None:
+    def cut(cls, data: str, tags: tuple[str, ...], size: int, options: dict) -> _Pieces | None:
         """The pieces of `data`, or None when the pull parser must read it all: an outline that is not
         the plain one (prolog, root start tag, content, end tag, comments and white space), a DOCTYPE
         (its attribute defaults apply to every piece), xml:id attributes (unique across pieces), or
