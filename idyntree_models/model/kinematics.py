@@ -328,6 +328,7 @@ class _BatchPlan:
     def __init__(self, kin: Kinematics) -> None:
         self.kin = kin
         n_rev, n_pri = len(kin._rev), len(kin._pri)
+        self.rev_mimic = bool(np.any(kin._rev_gain != 1.0) or np.any(kin._rev_offset))  # else angles are q as given
         # rows of the coefficient table (see coefficients()) for every term of every joint
         rows: dict[int, list[int]] = {i: [0] for i in range(len(kin.joints))}
         for r, i in enumerate(kin._rev):
@@ -406,12 +407,16 @@ class _BatchPlan:
         table = np.empty((2 + 2 * n_rev + n_pri + 9 * n_sph, q.shape[0]))
         table[0] = 1.0
         table[1] = 0.0
+        rows = q.T  # (one row per coordinate: what is gathered from it comes out contiguous, as cos and sin run fastest)
         if n_rev:
-            angle = (q[:, kin._rev_cols] * kin._rev_gain + kin._rev_offset).T
+            angle = rows[kin._rev_cols]
+            if self.rev_mimic:
+                angle = angle * kin._rev_gain[:, None] + kin._rev_offset[:, None]
             np.cos(angle, out=table[2:2 + n_rev])
             np.sin(angle, out=table[2 + n_rev:2 + 2 * n_rev])
         if n_pri:
-            table[2 + 2 * n_rev:2 + 2 * n_rev + n_pri] = (q[:, kin._pri_cols] * kin._pri_gain + kin._pri_offset).T
+            np.multiply(rows[kin._pri_cols], kin._pri_gain[:, None], out=table[2 + 2 * n_rev:2 + 2 * n_rev + n_pri])
+            table[2 + 2 * n_rev:2 + 2 * n_rev + n_pri] += kin._pri_offset[:, None]
         if n_sph:
             unit, norms = unit_quaternions(q[:, kin._sph_cols])  # (N, S, 4)
             if not np.all(norms > 1e-12):
