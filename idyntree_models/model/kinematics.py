@@ -316,10 +316,10 @@ class _BatchPlan:
     """Forward kinematics of many configurations: tree level by tree level over the whole batch.
 
     Link transforms live in a structure-of-arrays buffer (link, row, column, configuration), so a
-    level is one stacked matrix product of its constant terms with its parents' transforms
-    (BLAS, configurations as the long axis), weighted by the joint coefficients and summed in one
-    pass.  Spherical joints of a level are regrouped after the others, so every group is a
-    contiguous block of the buffer.  Additional frames are rigid, so each run of frames on one link is a single product
+    level is two calls over the whole batch: one product of its joints' constant terms with their
+    coefficients (BLAS, configurations as the long axis) makes every local transform, and one
+    einsum multiplies the parents' rows by them.  Spherical joints of a level are regrouped after
+    the others, so every group is a contiguous block of the buffer.  Additional frames are rigid, so each run of frames on one link is a single product
     written straight into the output (in small chunks, a stretch of frames each alone on its link is
     one stacked product); links are copied into the output at the end.
     Configurations are processed in chunks whose buffer stays in cache.
@@ -394,10 +394,13 @@ class _BatchPlan:
             own = _joint_terms(kin, i)
             terms[k, :len(own)] = own
             coef[k, :len(own)] = rows[i]
-        # stacked right-multiplication: rows (term, column) x inner index, per link
-        left = np.ascontiguousarray(terms.transpose(0, 1, 3, 2).reshape(len(joints), 1, 4 * t, 4))
         parents = np.array([kin.link_index[kin.joints[i].parent] for i in joints])
-        return first, first + len(joints), parents, left, (coef if t > 1 else None)
+        if t == 1:  # rigid: the parent times its one term, as a stacked right-multiplication (column x inner index)
+            return first, first + len(joints), parents, np.ascontiguousarray(terms.transpose(0, 1, 3, 2)), None
+        # moving: (entry of the local transform, term) per link, so one product with the coefficients makes
+        # every link's local transforms over the whole batch
+        by_entry = np.ascontiguousarray(terms.reshape(len(joints), t, 16).transpose(0, 2, 1))
+        return first, first + len(joints), parents, by_entry, coef
 
     def coefficients(self, q: np.ndarray) -> np.ndarray:
         """The (rows, N) table of term coefficients: 1, 0, cos and sin of every revolute joint, the
@@ -457,9 +460,11 @@ class _BatchPlan:
             if coef is None:
                 np.matmul(left, world[parents, :3], out=target)
                 continue
-            products = np.matmul(left, world[parents, :3]).reshape(g1 - g0, 3, coef.shape[1], 4, n)
-            # weighted sum over the terms in one pass (a multiply, then a reduce, is two passes)
-            np.einsum("grtcn,gtn->grcn", products, coefs[used:used + coef.size].reshape(coef.shape + (n,)), out=target)
+            # the links' local transforms over the batch (terms weighted by their coefficients), then each
+            # child row as its parent row times them: a product of the parent with every term, summed with
+            # the weights afterwards, made t times the numbers (three per revolute joint, ten per spherical)
+            local = np.matmul(left, coefs[used:used + coef.size].reshape(coef.shape + (n,))).reshape(g1 - g0, 4, 4, n)
+            np.einsum("grkn,gkcn->grcn", world[parents, :3], local, out=target)
             used += coef.size
         self._write(world, out)
 
