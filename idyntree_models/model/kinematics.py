@@ -318,8 +318,9 @@ class _BatchPlan:
     Link transforms live in a structure-of-arrays buffer (link, row, column, configuration), so a
     level is two calls over the whole batch: one product of its joints' constant terms with their
     coefficients (BLAS, configurations as the long axis) makes every local transform, and one
-    einsum multiplies the parents' rows by them.  Spherical joints of a level are regrouped after
-    the others, so every group is a contiguous block of the buffer.  Additional frames are rigid, so each run of frames on one link is a single product
+    einsum multiplies the parents' rows by them.  Parents that are one link, or a run of links, are
+    read as a view.  Spherical joints of a level are regrouped after the others, so every group is a
+    contiguous block of the buffer.  Additional frames are rigid, so each run of frames on one link is a single product
     written straight into the output (in small chunks, a stretch of frames each alone on its link is
     one stacked product); links are copied into the output at the end.
     Configurations are processed in chunks whose buffer stays in cache.
@@ -348,7 +349,7 @@ class _BatchPlan:
                     order += block
         self.slot = np.empty(len(order), dtype=int)  # link index -> row of the buffer
         self.slot[np.array(order)] = np.arange(len(order))
-        self.groups = [(g0, g1, self.slot[parents], left, coef) for g0, g1, parents, left, coef in self.groups]
+        self.groups = [(g0, g1, _rows_view(self.slot[parents]), left, coef) for g0, g1, parents, left, coef in self.groups]
         self.reordered = bool(np.any(self.slot != np.arange(len(order))))
         # every group's coefficient rows, gathered from the table in one call per chunk
         weighted = [coef for *_, coef in self.groups if coef is not None]
@@ -571,6 +572,14 @@ class JointPoses:
             d = q[self._pri_cols] * self._pri_gain + self._pri_offset
             out[self._pri, :3] = self._pri_base + d[:, None] * self._pri_dir
         return out
+
+
+def _rows_view(rows: np.ndarray) -> np.ndarray | slice:
+    """A level's parent rows of the buffer as a slice where they allow one (a run of rows, or one row that the
+    products broadcast to all its children), so that reading them copies nothing."""
+    if len(rows) and np.all(rows == rows[0]):
+        return slice(int(rows[0]), int(rows[0]) + 1)
+    return _as_slice(rows)
 
 
 def _as_slice(rows: np.ndarray) -> np.ndarray | slice:
