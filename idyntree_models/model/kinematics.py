@@ -349,11 +349,25 @@ class _BatchPlan:
                     order += block
         self.slot = np.empty(len(order), dtype=int)  # link index -> row of the buffer
         self.slot[np.array(order)] = np.arange(len(order))
-        self.groups = [(g0, g1, _rows_view(self.slot[parents]), left, coef) for g0, g1, parents, left, coef in self.groups]
         self.reordered = bool(np.any(self.slot != np.arange(len(order))))
-        # every group's coefficient rows, gathered from the table in one call per chunk
-        weighted = [coef for *_, coef in self.groups if coef is not None]
-        self.coef_rows = np.concatenate([c.ravel() for c in weighted]) if weighted else np.zeros(0, dtype=int)
+        # the terms and coefficient rows of every moving joint, stacked in buffer order, spherical joints (ten
+        # terms) apart from the others (up to three, padded with the zero row): one product each makes all the
+        # local transforms of a chunk, where a product per level cost a call per level
+        parts: dict[bool, tuple[list[np.ndarray], list[np.ndarray]]] = {}
+        groups = []
+        for g0, g1, parents, left, coef in self.groups:
+            parents = _rows_view(self.slot[parents])
+            if coef is None:
+                groups.append((g0, g1, parents, left, False, 0))
+                continue
+            wide = coef.shape[1] > 3
+            terms, rows = parts.setdefault(wide, ([], []))
+            pad = 0 if wide else 3 - coef.shape[1]
+            groups.append((g0, g1, parents, None, wide, sum(len(t) for t in terms)))
+            terms.append(np.pad(left, ((0, 0), (0, 0), (0, pad))))
+            rows.append(np.pad(coef, ((0, 0), (0, pad)), constant_values=1))
+        self.groups = groups
+        self.motions = {wide: (np.concatenate(terms), np.concatenate(rows)) for wide, (terms, rows) in parts.items()}
         runs = []  # (first frame, end frame, buffer row of their link, (16, 16 r) product)
         fp = kin._frame_parent
         k = 0
@@ -454,19 +468,18 @@ class _BatchPlan:
         world[:, 3, :3] = 0.0
         world[:, 3, 3] = 1.0
         world[0, :3] = base[:3, :, None] if base.ndim == 2 else base[:, :3].transpose(1, 2, 0)
-        coefs = self.coefficients(q)[self.coef_rows]
-        used = 0
-        for g0, g1, parents, left, coef in self.groups:
+        table = self.coefficients(q)
+        # every moving joint's local transform over the chunk (its terms weighted by their coefficients), then
+        # each level's child rows as their parent rows times them: a product of the parent with every term,
+        # summed with the weights afterwards, made t times the numbers (three per revolute joint, ten per spherical)
+        local = {wide: np.matmul(terms, table[rows]).reshape(len(terms), 4, 4, n)
+                 for wide, (terms, rows) in self.motions.items()}
+        for g0, g1, parents, left, wide, a0 in self.groups:
             target = world[g0:g1, :3]
-            if coef is None:
+            if left is not None:  # rigid joints: the parents times their one term
                 np.matmul(left, world[parents, :3], out=target)
-                continue
-            # the links' local transforms over the batch (terms weighted by their coefficients), then each
-            # child row as its parent row times them: a product of the parent with every term, summed with
-            # the weights afterwards, made t times the numbers (three per revolute joint, ten per spherical)
-            local = np.matmul(left, coefs[used:used + coef.size].reshape(coef.shape + (n,))).reshape(g1 - g0, 4, 4, n)
-            np.einsum("grkn,gkcn->grcn", world[parents, :3], local, out=target)
-            used += coef.size
+            else:
+                np.einsum("grkn,gkcn->grcn", world[parents, :3], local[wide][a0:a0 + g1 - g0], out=target)
         self._write(world, out)
 
     def _write(self, world: np.ndarray, out: np.ndarray) -> None:
