@@ -368,7 +368,7 @@ class _BatchPlan:
             rows.append(np.pad(coef, ((0, 0), (0, pad)), constant_values=1))
         self.groups = groups
         self.motions = {wide: (np.concatenate(terms), np.concatenate(rows)) for wide, (terms, rows) in parts.items()}
-        runs = []  # (first frame, end frame, buffer row of their link, (16, 16 r) product)
+        runs = []  # (first frame, end frame, buffer row of their link, (16, 16 r) product, rows per BLAS call)
         fp = kin._frame_parent
         k = 0
         while k < len(fp):
@@ -379,7 +379,7 @@ class _BatchPlan:
             for r, offset in enumerate(kin._frame_offset[k:e]):
                 for row in range(4):
                     right[4 * row:4 * row + 4, 16 * r + 4 * row:16 * r + 4 * row + 4] = offset
-            runs.append((k, e, self.slot[fp[k]], right))
+            runs.append((k, e, self.slot[fp[k]], right, max(1, BLAS_ONE_THREAD // right.size)))
             k = e
         # consecutive frames that are each alone on their link (a sensor frame here, a tool frame there)
         # become one stacked product, (frames, configurations, 16) x (frames, 16, 16), for small batches,
@@ -486,16 +486,17 @@ class _BatchPlan:
         """Links from the buffer into the output, then every additional frame from its link."""
         n, n_links = out.shape[0], len(self.kin.link_names)
         ordered = world[self.slot] if self.reordered else world
-        out[:, :n_links].reshape(n, 16 * n_links)[...] = ordered.reshape(16 * n_links, n).T
+        flat, flat_out = world.reshape(len(world), 16, n), out.reshape(n, -1)  # (views: a reshape per run cost a call)
+        flat_out[:, :16 * n_links] = ordered.reshape(16 * n_links, n).T
         runs, stacks = (self.merged_runs, self.stacks) if n < STACKED_BELOW else (self.runs, ())
         for k0, k1, rows, rights in stacks:
-            source = world[rows].reshape(k1 - k0, 16, n).transpose(0, 2, 1)
             target = out[:, n_links + k0:n_links + k1].reshape(n, k1 - k0, 16).transpose(1, 0, 2)
-            np.matmul(source, rights, out=target)  # n * 16 * 16 < BLAS_ONE_THREAD
-        for k0, k1, row, right in runs:
-            source = world[row].reshape(16, n).T
-            target = out[:, n_links + k0:n_links + k1].reshape(n, 16 * (k1 - k0))
-            step = max(1, BLAS_ONE_THREAD // right.size)
+            np.matmul(flat[rows].transpose(0, 2, 1), rights, out=target)  # n * 16 * 16 < BLAS_ONE_THREAD
+        for k0, k1, row, right, step in runs:
+            source, target = flat[row].T, flat_out[:, 16 * (n_links + k0):16 * (n_links + k1)]
+            if n <= step:
+                np.matmul(source, right, out=target)
+                continue
             for s in range(0, n, step):
                 np.matmul(source[s:s + step], right, out=target[s:s + step])
 
