@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import ModelError
 from .model import Joint, JointType, Model
 from .topology import tree_order
-from .transforms import axis_angle_to_matrix, quat_to_matrix, unit_quaternions
+from .transforms import IDENTITY, axis_angle_to_matrix, quat_to_matrix, unit_quaternions
 
 BATCH_THRESHOLD = 10  # from this many configurations on, the batch schedule is faster (iCubGenova02 and 04)
 
@@ -222,7 +222,7 @@ class Kinematics:
         n_links = len(self.link_names)
         if out is None:
             out = np.empty((n, len(self.frame_names), 4, 4))
-        out[:, 0] = np.eye(4) if base_pose is None else base_pose
+        out[:, 0] = IDENTITY if base_pose is None else base_pose
         for start, stop, parents in self._levels:
             np.matmul(out[:, parents], local[:, start - 1:stop - 1], out=out[:, start:stop])
         if len(self._frame_parent):
@@ -450,7 +450,7 @@ class _BatchPlan:
         n, n_links, n_frames = q.shape[0], len(kin.link_names), len(kin.frame_names)
         if out is None:
             out = np.empty((n, n_frames, 4, 4))
-        base = np.eye(4) if base_pose is None else np.asarray(base_pose, dtype=float)
+        base = IDENTITY if base_pose is None else np.asarray(base_pose, dtype=float)
         if base.shape not in ((4, 4), (n, 4, 4)):
             raise ModelError(f"base_pose must be a 4x4 transform or {n} of them")
         chunk = max(256, CHUNK_BYTES // (128 * n_links))  # large enough to amortise the per-level calls
