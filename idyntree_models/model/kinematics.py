@@ -17,7 +17,7 @@ from .model import Joint, JointType, Model
 from .topology import tree_order
 from .transforms import IDENTITY, axis_angle_to_matrix, quat_to_matrix, unit_quaternions
 
-BATCH_THRESHOLD = 10  # from this many configurations on, the batch schedule is faster (iCubGenova02 and 04)
+BATCH_THRESHOLD = 6  # from this many configurations on, the batch schedule is faster (iCubGenova02 and 04)
 
 
 class Kinematics:
