@@ -315,14 +315,14 @@ def _joint_terms(kin: Kinematics, i: int) -> np.ndarray:
 class _BatchPlan:
     """Forward kinematics of many configurations: tree level by tree level over the whole batch.
 
-    Link transforms live in a structure-of-arrays buffer (link, row, column, configuration), so a
-    level is two calls over the whole batch: one product of its joints' constant terms with their
-    coefficients (BLAS, configurations as the long axis) makes every local transform, and one
-    einsum multiplies the parents' rows by them.  Parents that are one link, or a run of links, are
-    read as a view.  Spherical joints of a level are regrouped after the others, so every group is a
-    contiguous block of the buffer.  Additional frames are rigid, so each run of frames on one link is a single product
-    written straight into the output (in small chunks, a stretch of frames each alone on its link is
-    one stacked product); links are copied into the output at the end.
+    Link transforms live in a structure-of-arrays buffer (link, row, column, configuration).  One
+    product of the joints' constant terms with their coefficients (BLAS, configurations as the long
+    axis; a second one for spherical joints) makes every local transform of a chunk, and a level is
+    then one einsum of its parents' rows with them.  Parents that are one link, or a run of links,
+    are read as a view.  Spherical joints of a level are regrouped after the others, so every group
+    is a contiguous block of the buffer.  Additional frames are rigid, so each run of frames on one
+    link is a single product written straight into the output (in small chunks, a stretch of frames
+    each alone on its link is one stacked product); links are copied into the output at the end.
     Configurations are processed in chunks whose buffer stays in cache.
     """
 
@@ -361,13 +361,14 @@ class _BatchPlan:
                 groups.append((g0, g1, parents, left, False, 0))
                 continue
             wide = coef.shape[1] > 3
-            terms, rows = parts.setdefault(wide, ([], []))
+            terms, coef_rows = parts.setdefault(wide, ([], []))
             pad = 0 if wide else 3 - coef.shape[1]
             groups.append((g0, g1, parents, None, wide, sum(len(t) for t in terms)))
             terms.append(np.pad(left, ((0, 0), (0, 0), (0, pad))))
-            rows.append(np.pad(coef, ((0, 0), (0, pad)), constant_values=1))
+            coef_rows.append(np.pad(coef, ((0, 0), (0, pad)), constant_values=1))
         self.groups = groups
-        self.motions = {wide: (np.concatenate(terms), np.concatenate(rows)) for wide, (terms, rows) in parts.items()}
+        self.motions = {wide: (np.concatenate(terms), np.concatenate(coef_rows))
+                        for wide, (terms, coef_rows) in parts.items()}
         runs = []  # (first frame, end frame, buffer row of their link, (16, 16 r) product, rows per BLAS call)
         fp = kin._frame_parent
         k = 0
