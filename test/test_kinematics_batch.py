@@ -108,13 +108,13 @@ def test_large_batches_equal_small_ones(rel, chunked, monkeypatch):
     from idyntree_models.model import kinematics
 
     kin = _kinematics(model_file(rel))
-    n = kinematics.STACKED_BELOW + 89  # 601: chunked, 201 + 201 + 199; compared in pieces of N, the last 9 rows
-    if chunked:
+    n = kinematics.STACKED_BELOW + 89  # 601: chunked, 201 + 201 + 199; compared in batches of N, the last rows
+    if chunked:                          # (fewer than N) one configuration at a time
         monkeypatch.setattr(kinematics, "CHUNK_BYTES", 1)  # the smallest chunks: at most 256 configurations
     q = _random_q(kin, n, np.random.default_rng(8))
     large = kin.compute_q(q)
     for start in range(0, n, N):
-        small = kin.compute_q(q[start:start + N]) if n - start >= BATCH_THRESHOLD else np.concatenate(
+        small = kin.compute_q(q[start:start + N]) if n - start >= N else np.concatenate(
             [kin.compute_q(row) for row in q[start:start + N]])
         np.testing.assert_allclose(large[start:start + N], small, atol=1e-12, err_msg=f"rows from {start}")
 

@@ -2,8 +2,8 @@
 
 The tree is processed level by level, so a configuration costs a few stacked numpy products
 instead of one small product per link.  From BATCH_THRESHOLD configurations on, a second schedule
-(_BatchPlan) turns each level into BLAS products over the whole batch, ~10x cheaper per
-configuration.
+(_BatchPlan) works on the whole batch at once: one BLAS product makes every local transform, a
+level is one einsum, and each run of frames one BLAS product, ~10x cheaper per configuration.
 """
 
 from __future__ import annotations
@@ -26,8 +26,10 @@ class Kinematics:
     Positions are given by joint name: a float for 1-DOF joints, a unit quaternion (w, x, y, z)
     for spherical joints; batched, an array of shape (N,) or (N, 4).  Joints left out are at
     zero (identity rotation); mimic joints follow their master.  Like numpy, the result of a NaN
-    position, or of one that overflows (a mimic multiplier of 1e308), is NaN or inf, not an error:
-    a check of every batch would cost a quarter of its time.  The ROS node checks what it publishes.
+    position, or of one that overflows (a mimic multiplier of 1e308), is NaN or inf, not an error
+    (numpy may warn): a check of every batch would cost a quarter of its time.  Only a spherical
+    joint's quaternion is checked (finite and non-zero, as it is normalised).  The ROS node checks
+    what it publishes.
     """
 
     def __init__(self, model: Model) -> None:
@@ -242,7 +244,7 @@ def forward_kinematics(model: Model, config: Mapping[str, object] | None = None)
 
 
 # -- batches ----------------------------------------------------------------------------------
-CHUNK_BYTES = 8 << 20  # working set of one chunk of configurations: fits the last-level cache
+CHUNK_BYTES = 8 << 20  # link buffer of one chunk of configurations (the local transforms are as large again)
 # OpenBLAS (numpy's) runs a product of m*n*k <= 2**18 on one thread; above it wakes more threads,
 # which on a loaded machine costs ~10x.  Frame products are split to stay below it.
 BLAS_ONE_THREAD = 1 << 18
@@ -288,8 +290,8 @@ def _joint_terms(kin: Kinematics, i: int) -> np.ndarray:
     """parent_H_child of joint i as sum_t coefficient_t(q) * terms[t], coefficient_0 = 1.
 
     Revolute: 1, cos q, sin q (Rodrigues about the axis through its origin); prismatic: 1, q;
-    spherical: 1 and the nine quaternion products; fixed: 1.  Linear in fixed 4x4 matrices, so the
-    whole batch of a tree level moves with one matrix product per term.
+    spherical: 1 and the nine quaternion products; fixed: 1.  Linear in fixed 4x4 matrices, so one
+    matrix product of the stacked terms with the coefficients gives every local transform of a batch.
     """
     j = kin.joints[i]
     rest = kin._rest[i]
@@ -471,8 +473,9 @@ class _BatchPlan:
         world[0, :3] = base[:3, :, None] if base.ndim == 2 else base[:, :3].transpose(1, 2, 0)
         table = self.coefficients(q)
         # every moving joint's local transform over the chunk (its terms weighted by their coefficients), then
-        # each level's child rows as their parent rows times them: a product of the parent with every term,
-        # summed with the weights afterwards, made t times the numbers (three per revolute joint, ten per spherical)
+        # each level's child rows as their parent rows times them (multiplying the parents by every term and
+        # summing those products with the weights made t times the numbers: three per revolute joint, ten
+        # per spherical one)
         local = {wide: np.matmul(terms, table[rows]).reshape(len(terms), 4, 4, n)
                  for wide, (terms, rows) in self.motions.items()}
         for g0, g1, parents, left, wide, a0 in self.groups:
