@@ -341,13 +341,13 @@ class _BatchPlan:
         for r, i in enumerate(kin._sph):
             rows[int(i)] += list(range(2 + 2 * n_rev + n_pri + 9 * r, 2 + 2 * n_rev + n_pri + 9 * r + 9))
         order = [0]
-        self.groups = []
+        blocks = []
         for start, stop, _ in kin._levels:
             # one group per level (spherical joints apart: ten terms each), so a level costs a few calls
             for spherical in (False, True):
                 block = [li for li in range(start, stop) if (kin.joints[li - 1].type is JointType.SPHERICAL) == spherical]
                 if block:
-                    self.groups.append(self._group(kin, len(order), block, rows))
+                    blocks.append(self._group(kin, len(order), block, rows))
                     order += block
         self.slot = np.empty(len(order), dtype=int)  # link index -> row of the buffer
         self.slot[np.array(order)] = np.arange(len(order))
@@ -355,20 +355,21 @@ class _BatchPlan:
         # the terms and coefficient rows of every moving joint, stacked in buffer order, spherical joints (ten
         # terms) apart from the others (up to three, padded with the zero row): one product each makes all the
         # local transforms of a chunk, where a product per level cost a call per level
+        # (groups: buffer rows, parents, the rigid joints' term or None, and which local transforms are theirs)
         parts: dict[bool, tuple[list[np.ndarray], list[np.ndarray]]] = {}
-        groups = []
-        for g0, g1, parents, left, coef in self.groups:
+        self.groups = []
+        for g0, g1, parents, left, coef in blocks:
             parents = _rows_view(self.slot[parents])
             if coef is None:
-                groups.append((g0, g1, parents, left, False, 0))
+                self.groups.append((g0, g1, parents, left, False, None))
                 continue
             wide = coef.shape[1] > 3
             terms, coef_rows = parts.setdefault(wide, ([], []))
             pad = 0 if wide else 3 - coef.shape[1]
-            groups.append((g0, g1, parents, None, wide, sum(len(t) for t in terms)))
+            first = sum(len(t) for t in terms)
+            self.groups.append((g0, g1, parents, None, wide, slice(first, first + g1 - g0)))
             terms.append(np.pad(left, ((0, 0), (0, 0), (0, pad))))
             coef_rows.append(np.pad(coef, ((0, 0), (0, pad)), constant_values=1))
-        self.groups = groups
         self.motions = {wide: (np.concatenate(terms), np.concatenate(coef_rows))
                         for wide, (terms, coef_rows) in parts.items()}
         runs = []  # (first frame, end frame, buffer row of their link, (16, 16 r) product, rows per BLAS call)
@@ -478,12 +479,12 @@ class _BatchPlan:
         # per spherical one)
         local = {wide: np.matmul(terms, table[rows]).reshape(len(terms), 4, 4, n)
                  for wide, (terms, rows) in self.motions.items()}
-        for g0, g1, parents, left, wide, a0 in self.groups:
+        for g0, g1, parents, left, wide, own in self.groups:
             target = world[g0:g1, :3]
             if left is not None:  # rigid joints: the parents times their one term
                 np.matmul(left, world[parents, :3], out=target)
             else:
-                np.einsum("grkn,gkcn->grcn", world[parents, :3], local[wide][a0:a0 + g1 - g0], out=target)
+                np.einsum("grkn,gkcn->grcn", world[parents, :3], local[wide][own], out=target)
         self._write(world, out)
 
     def _write(self, world: np.ndarray, out: np.ndarray) -> None:
