@@ -8,6 +8,7 @@ import logging
 import os
 import stat
 
+from ._alloc import fast_bins_off
 from .errors import ModelError, XacroNotAllowed
 from .formats import Format, detect_format, dumper, format_from_path, get_format, loader
 from .formats.base import (
@@ -138,14 +139,15 @@ def _load(source, format: str | None, warnings: list[str] | None, keep_text: boo
         text, fmt = _format_of(text, name, format, diag, opts)
         load = loader(fmt)
         gc.disable()
-        if keep_text:
-            model = load(text, opts, diag)
-        else:
-            # hand the loader the only reference to the text, so that a streaming reader (URDF) frees a
-            # large document once it is parsed instead of keeping it through validation
-            holder, text = [text], None
-            model = load(holder.pop(), opts, diag)
-        finish_model(model, opts, diag)
+        with fast_bins_off(len(text)):  # (the parsed document is freed in there: see _alloc)
+            if keep_text:
+                model = load(text, opts, diag)
+            else:
+                # hand the loader the only reference to the text, so that a streaming reader (URDF) frees a
+                # large document once it is parsed instead of keeping it through validation
+                holder, text = [text], None
+                model = load(holder.pop(), opts, diag)
+            finish_model(model, opts, diag)
     except ModelError as e:
         raise diag.located(e).with_source(name) from None
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:  # a loader bug, reported plainly
