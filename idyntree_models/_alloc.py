@@ -16,14 +16,12 @@ merged.
 
 from __future__ import annotations
 
+import _thread
 import os
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 LARGE_DOCUMENT = 256 * 1024  # characters: the 1000-link tree (450 KB) gains 5%, tiago_dual (210 KB) ~2%
 _M_MXFAST = 1  # mallopt's parameter number (malloc.h)
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()  # (not threading: the converter's start-up never imports it)
 _active = 0
 _mallopt = None  # glibc's mallopt, once looked up; False where there is none
 _default = 0
@@ -53,25 +51,32 @@ def _lookup() -> None:
     _mallopt = mallopt
 
 
-@contextmanager
-def fast_bins_off(size: int) -> Iterator[None]:
-    """Around the load of a document of `size` characters (see the module doc)."""
-    global _active
-    if size < LARGE_DOCUMENT:
-        yield
-        return
-    with _lock:
-        if _mallopt is None:
-            _lookup()
-        switch = bool(_mallopt)
-        if switch:
-            if _active == 0:
-                _mallopt(_M_MXFAST, 0)
-            _active += 1
-    try:
-        yield
-    finally:
-        if switch:
+class fast_bins_off:
+    """Around the load of a document of `size` characters (see the module doc).
+
+    A class, not a generator made a context manager: contextlib is not imported by the converter."""
+
+    __slots__ = ("switch",)
+
+    def __init__(self, size: int) -> None:
+        self.switch = size >= LARGE_DOCUMENT
+
+    def __enter__(self) -> None:
+        global _active
+        if not self.switch:
+            return
+        with _lock:
+            if _mallopt is None:
+                _lookup()
+            self.switch = bool(_mallopt)
+            if self.switch:
+                if _active == 0:
+                    _mallopt(_M_MXFAST, 0)
+                _active += 1
+
+    def __exit__(self, *exc: object) -> None:
+        global _active
+        if self.switch:
             with _lock:
                 _active -= 1
                 if _active == 0:
