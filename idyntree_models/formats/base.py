@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import stat
 from dataclasses import field, fields
 
+from .._lazy import LazyPattern
 from .._record import Record, record
 from ..errors import STRICT_NOTE, ModelError
 from .numbers import show
@@ -242,8 +242,8 @@ def _typed(key: str, kind: str, value, what: str):
     return value
 
 
-_LINE_PREFIX = re.compile(r"^line \d+: ")
-_ANY_LINE_PREFIX = re.compile(r"^line \d+( of [^:]*)?: ")
+_LINE_PREFIX = LazyPattern(r"^line \d+: ")
+_ANY_LINE_PREFIX = LazyPattern(r"^line \d+( of [^:]*)?: ")
 
 
 @record

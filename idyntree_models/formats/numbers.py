@@ -23,16 +23,19 @@ from __future__ import annotations
 import re
 import sys
 
+from .._lazy import LazyPattern
+
 MAX_NUMBER_CHARS = 1000
 """Longest number (in characters) any reader accepts."""
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # xs:int
 DOUBLE_MAX = sys.float_info.max
 
-_XSD_DOUBLE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_XSD_INT = re.compile(r"[+-]?[0-9]+")
-_XML_SPACE = re.compile(r"[ \t\r\n]+")  # XML white space; str.split() would also split at U+00A0 etc.
-_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_XSD_DOUBLE = LazyPattern(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_XSD_INT = LazyPattern(r"[+-]?[0-9]+")
+_XML_SPACE = LazyPattern(r"[ \t\r\n]+")  # XML white space; str.split() would also split at U+00A0 etc.
+_JSON_NUMBER_TEXT = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+_JSON_NUMBER = LazyPattern(_JSON_NUMBER_TEXT)
 
 
 class NumberError(ValueError):
@@ -189,9 +192,9 @@ class _JsonHooks:
 
 
 # strings (skipped), numbers and the constants Python's json accepts, in document order
-_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN|' + _JSON_NUMBER.pattern, re.S)
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_SURROGATE_IN_STRING = re.compile(
+_JSON_TOKENS = LazyPattern(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN|' + _JSON_NUMBER_TEXT, re.S)
+_JSON_STRING = LazyPattern(r'"(?:[^"\\]|\\.)*"', re.S)
+_SURROGATE_IN_STRING = LazyPattern(
     r"(?<!\\)((?:\\\\)*)\\u(?:[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
     r"|(?<![dD][89abAB][0-9a-fA-F]{2}\\u)[dD][c-fC-F][0-9a-fA-F]{2})"
 )

@@ -21,6 +21,7 @@ import re
 import sys
 import threading
 
+from .._lazy import LazyPattern
 from ..errors import ModelError
 from ..model.model import Model
 from .base import Diagnostics, LoadOptions
@@ -28,8 +29,8 @@ from .packages import find_package, searched_for_packages
 
 # xacro keeps its state (file stack, arguments) in module globals: one expansion at a time
 _LOCK = threading.Lock()
-_XACRO_ELEMENT = re.compile(r"<\s*xacro:[A-Za-z_]")
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_XACRO_ELEMENT = LazyPattern(r"<\s*xacro:[A-Za-z_]")
+_COMMENT = LazyPattern(r"<!--.*?-->", re.S)
 
 
 def uses_xacro(text: str | bytes) -> bool:

@@ -13,6 +13,7 @@ import re
 import numpy as np
 from lxml import etree
 
+from .._lazy import LazyPattern
 from ..errors import ModelError
 from .base import check_text
 from .numbers import INT_MAX, INT_MIN, MAX_NUMBER_CHARS, NumberError, show, xml_doubles, xml_int
@@ -56,7 +57,7 @@ def _document(text: str | bytes, source: str | None) -> str | bytes:
     return data
 
 
-_ENCODING_VALUE = re.compile(r"encoding\s*=\s*[\"'][^\"']*[\"']")
+_ENCODING_VALUE = LazyPattern(r"encoding\s*=\s*[\"'][^\"']*[\"']")
 
 
 def _without_encoding(decl: str) -> str:
@@ -173,10 +174,10 @@ def parse_xml(text: str | bytes, source: str | None = None, *,
     return root
 
 
-_PREFIX_USE = re.compile(r"<\/?([A-Za-z_][\w.-]*):|\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=")
-_ELEMENT_PREFIX_USE = re.compile(r"<\/?([A-Za-z_][\w.-]*):")
-_PREFIXED_ATTRIBUTE = re.compile(r":[A-Za-z_][\w.-]*\s*=")
-_PREFIX_DECLARATION = re.compile(r"xmlns:([A-Za-z_][\w.-]*)\s*=")
+_PREFIX_USE = LazyPattern(r"<\/?([A-Za-z_][\w.-]*):|\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=")
+_ELEMENT_PREFIX_USE = LazyPattern(r"<\/?([A-Za-z_][\w.-]*):")
+_PREFIXED_ATTRIBUTE = LazyPattern(r":[A-Za-z_][\w.-]*\s*=")
+_PREFIX_DECLARATION = LazyPattern(r"xmlns:([A-Za-z_][\w.-]*)\s*=")
 
 
 def _undeclared_prefixes(data: str | bytes) -> bool:
@@ -379,8 +380,8 @@ class XmlStream:
 
 
 # the prolog without a DOCTYPE: white space, the declaration, comments, processing instructions
-_PROLOG = re.compile(r"(?:\s+|<\?.*?\?>|<!--.*?-->)*", re.S)
-_START_TAG = re.compile(r"<([A-Za-z_][\w.:-]*)(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s*>")
+_PROLOG = LazyPattern(r"(?:\s+|<\?.*?\?>|<!--.*?-->)*", re.S)
+_START_TAG = LazyPattern(r"<([A-Za-z_][\w.:-]*)(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s*>")
 
 
 class _Pieces:
@@ -462,10 +463,10 @@ class _Pieces:
 # alternative is chosen by its first characters, and nothing follows the repetition): comments, processing
 # instructions and white space; a DOCTYPE's name and external id (quoted literals may hold '>' or '['); its
 # internal subset (declarations, whose quoted literals and comments may hold ']').
-_MISC = re.compile(r"(?:\s+|<!--.*?-->|<\?.*?\?>)*", re.S)
-_DOCTYPE_HEAD = re.compile(r"""(?:[^"'\[>]+|"[^"]*"|'[^']*')*""")
-_DOCTYPE_SUBSET = re.compile(r"""(?:[^"'<\]]+|"[^"]*"|'[^']*'|<!--.*?-->|<!(?!--)|<\?.*?\?>|<(?![!?]))*""", re.S)
-_ROOT_START = re.compile(r"<\s*([A-Za-z_][\w.:-]*)")
+_MISC = LazyPattern(r"(?:\s+|<!--.*?-->|<\?.*?\?>)*", re.S)
+_DOCTYPE_HEAD = LazyPattern(r"""(?:[^"'\[>]+|"[^"]*"|'[^']*')*""")
+_DOCTYPE_SUBSET = LazyPattern(r"""(?:[^"'<\]]+|"[^"]*"|'[^']*'|<!--.*?-->|<!(?!--)|<\?.*?\?>|<(?![!?]))*""", re.S)
+_ROOT_START = LazyPattern(r"<\s*([A-Za-z_][\w.:-]*)")
 
 
 def root_tag(text: str) -> str | None:

@@ -12,11 +12,12 @@ import re
 
 import numpy as np
 
+from .._lazy import LazyPattern
 from ..errors import ModelError
 from .model import Frame, Inertia, Joint, JointType, Limits, Link, Model
 from .transforms import det3, inverse, matrix_to_quat, translation, vector_norm
 
-_EXPORTED = re.compile(r"spherical_rev_(.+)_x", re.S)  # any name, line breaks too
+_EXPORTED = LazyPattern(r"spherical_rev_(.+)_x", re.S)  # any name, line breaks too
 FAKE_LINK = "spherical_fake_{joint}_link{index}"
 REV_JOINT = "spherical_rev_{joint}_{axis}"
 OFFSET_JOINT = "spherical_offset_{joint}"
