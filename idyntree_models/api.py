@@ -34,8 +34,10 @@ log = logging.getLogger("idyntree_models")
 
 
 def _looks_like_text(s: str) -> bool:
-    head = s.lstrip("\ufeff \t\r\n")[:1]
-    return head in ("<", "{") or "\n" in s
+    # the first character that is no white space, from the head of the text: lstrip of the whole text
+    # copied it (~20 us for iCubGenova02's 66 KB, every load of a text)
+    head = s[:64].lstrip("\ufeff \t\r\n") or s.lstrip("\ufeff \t\r\n")
+    return head[:1] in ("<", "{") or "\n" in s
 
 
 def _read_text(source: str | bytes | os.PathLike) -> tuple[str, str | None]:
@@ -72,7 +74,7 @@ def _read_text(source: str | bytes | os.PathLike) -> tuple[str, str | None]:
         if len(text) > MAX_FILE_BYTES:
             raise ModelError(f"the model has {len(text)} characters, more than the {MAX_FILE_BYTES} a model may have")
         check_text(text)
-    if not text.strip():
+    if not text or text.isspace():  # (text.strip() copied the whole text)
         raise ModelError("the model is empty", source=name)
     return text, name
 

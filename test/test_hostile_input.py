@@ -741,3 +741,9 @@ def test_option_values_of_the_wrong_type_are_refused_by_name(call, key, value):
             load_model(REPO / "test" / "data" / "xacro" / "arm.urdf.xacro", **{key: value})
         else:
             export_model(load_model(DEMO / "demo_arm.urdf"), "mjcf", **{key: value})
+
+
+@pytest.mark.parametrize("text", ["\n", " \t\r\n ", "\u3000\n\u2003", "\n" * 100, b"  \n", b""],
+                         ids=["newline", "ascii space", "unicode space", "many lines", "bytes", "no bytes"])
+def test_blank_model_text_is_refused_as_empty(text):
+    fails(text, "the model is empty")

@@ -192,6 +192,8 @@ class ExportOptions(Record):
 
 
 def _from_kwargs(cls, kwargs: dict, what: str):
+    if not kwargs:  # (nearly every load: the checks below cost ten times the defaults)
+        return cls()
     known = {f.name for f in fields(cls)}
     unknown = sorted(set(kwargs) - known)
     if unknown:
