@@ -18,7 +18,7 @@ from .formats.base import (
     LoadOptions,
     check_text,
     decode_utf8,
-    read_file_limited,
+    read_file_and_place,
 )
 from .formats.common import report_initial_configuration, report_source_structure
 from .formats.mesh_uris import report_lost_extensions, rewrite_mesh_uris
@@ -40,13 +40,31 @@ def _looks_like_text(s: str) -> bool:
     return head[:1] in ("<", "{") or "\n" in s
 
 
-def _read_text(source: str | bytes | os.PathLike) -> tuple[str, str | None]:
-    """(text, file name for messages) of a path or of a model given as text.
+def _refuse_unreadable(name: str) -> None:
+    """Refuse a model file that is missing or not a regular file, in the words for each case."""
+    try:
+        st = os.stat(name)
+    except OSError as e:  # ENOENT, but also ENAMETOOLONG for text taken for a path, ELOOP, EACCES
+        why = "no such file" if isinstance(e, FileNotFoundError) else f"cannot read the file: {e.strerror}"
+        if e.errno == errno.ENAMETOOLONG:
+            why += " (model text must start with '<' or '{', or hold a line break)"
+            name = show(name)
+        raise ModelError(why, source=name) from None
+    if not stat.S_ISREG(st.st_mode):
+        pipe = stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode)
+        raise ModelError("not a regular file" + (" (to read a pipe, give - as the model file and the model on "
+                                                 "standard input)" if pipe else ""), source=name)
+
+
+def _read_text(source: str | bytes | os.PathLike) -> tuple[str, str | None, str | None]:
+    """(text, file name for messages, the file's path with symlinks resolved or None) of a path or of a
+    model given as text.
 
     Files (and texts) larger than `formats.base.MAX_FILE_BYTES` are refused before reading; text
     that cannot be written back (a lone surrogate in a Python str) is refused with its line.
     """
     name: str | None = None
+    real: str | None = None
     if isinstance(source, bytes):
         if len(source) > MAX_FILE_BYTES:
             raise ModelError(f"the model has {len(source)} bytes, more than the {MAX_FILE_BYTES} a model may have")
@@ -56,19 +74,9 @@ def _read_text(source: str | bytes | os.PathLike) -> tuple[str, str | None]:
         check_text(name)
         if "\x00" in name:
             raise ModelError("neither model text (which starts with '<' or '{') nor a file name (it holds a NUL)")
-        try:
-            st = os.stat(name)
-        except OSError as e:  # ENOENT, but also ENAMETOOLONG for text taken for a path, ELOOP, EACCES
-            why = "no such file" if isinstance(e, FileNotFoundError) else f"cannot read the file: {e.strerror}"
-            if e.errno == errno.ENAMETOOLONG:
-                why += " (model text must start with '<' or '{', or hold a line break)"
-                name = show(name)
-            raise ModelError(why, source=name) from None
-        if not stat.S_ISREG(st.st_mode):
-            pipe = stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode)
-            raise ModelError("not a regular file" + (" (to read a pipe, give - as the model file and the model on "
-                                                     "standard input)" if pipe else ""), source=name)
-        text = decode_utf8(read_file_limited(name), name)
+        _refuse_unreadable(name)  # before any open: a device is never opened (a serial port's open can reset a board)
+        data, real = read_file_and_place(name)
+        text = decode_utf8(data, name)
     else:
         text = str(source)
         if len(text) > MAX_FILE_BYTES:
@@ -76,7 +84,7 @@ def _read_text(source: str | bytes | os.PathLike) -> tuple[str, str | None]:
         check_text(text)
     if not text or text.isspace():  # (text.strip() copied the whole text)
         raise ModelError("the model is empty", source=name)
-    return text, name
+    return text, name, real
 
 
 def _format_of(text: str, name: str | None, format: str | None, diag: Diagnostics, opts: LoadOptions) -> tuple[str, Format]:
@@ -111,7 +119,7 @@ def read_source(
     those of `LoadOptions` (xacro_args, allow_xacro, strict).
     """
     opts = LoadOptions.from_kwargs(**options)
-    text, name = _read_text(source)
+    text, name, _ = _read_text(source)
     text, fmt = _format_of(text, name, format, Diagnostics(name, strict=opts.strict), opts)
     return text, name, fmt
 
@@ -130,10 +138,10 @@ def load_description(
 def _load(source, format: str | None, warnings: list[str] | None, keep_text: bool,
           options: dict) -> tuple[Model, str | None, Format]:
     opts = LoadOptions.from_kwargs(**options)
-    text, name = _read_text(source)
+    text, name, real = _read_text(source)
     diag = Diagnostics(name, strict=opts.strict)
     if name and opts.base_dir is None:
-        opts.base_dir = os.path.dirname(os.path.realpath(name))
+        opts.base_dir = os.path.dirname(real or os.path.realpath(name))
     # A load allocates tens of objects per link and frees almost none, so the cyclic collector would
     # only re-scan the growing model (a fifth of the time of a 1000-link model); it runs after.
     collecting = gc.isenabled()

@@ -64,7 +64,20 @@ def read_file_limited(path: str, source: str | None = None, limit: int = MAX_FIL
 
     The size is checked before reading and again while reading (files under /proc report size 0).
     """
+    return _read_file(path, source, limit, False)[0]
 
+
+def read_file_and_place(path: str, source: str | None = None, limit: int = MAX_FILE_BYTES) -> tuple[bytes, str | None]:
+    """read_file_limited, and the file's path with every symlink resolved (None where it cannot be told).
+
+    Right after a load has run, the system calls of a model file are several times slower than warm
+    (a stat 4 -> 43 us, realpath's six lstats 39 -> 106 us here): the path comes from the open file
+    (one readlink of /proc/self/fd on Linux) and a file that fits is read in one call, not two.
+    """
+    return _read_file(path, source, limit, True)
+
+
+def _read_file(path: str, source: str | None, limit: int, place: bool) -> tuple[bytes, str | None]:
     name = source or path
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
@@ -80,19 +93,32 @@ def read_file_limited(path: str, source: str | None = None, limit: int = MAX_FIL
             )
         chunks = []
         total = 0
+        want = st.st_size + 1 if st.st_size else 1 << 20  # (one more byte than fstat says: a grown file is seen)
         while True:
-            chunk = os.read(fd, 1 << 20)
+            chunk = os.read(fd, want)
             if not chunk:
                 break
             total += len(chunk)
             if total > limit:
                 raise ModelError(f"the file has more than the {limit} bytes a model may have", source=name)
             chunks.append(chunk)
-        return b"".join(chunks)
+            if total == st.st_size and len(chunk) < want:  # all that fstat said, in a short read: the end
+                break
+            want = 1 << 20
+        return b"".join(chunks), _resolved(fd) if place else None
     except OSError as e:
         raise ModelError(f"cannot read the file: {e.strerror}", source=name) from None
     finally:
         os.close(fd)
+
+
+def _resolved(fd: int) -> str | None:
+    """The path of an open file (Linux's /proc; None elsewhere, and for a file unlinked since)."""
+    try:
+        real = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+    return real if real.startswith("/") and not real.endswith(" (deleted)") else None
 
 
 class FileAccessRefused(ModelError):
