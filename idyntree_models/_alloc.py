@@ -11,7 +11,9 @@ lands in whatever allocates next: our own validation, or the ROS node's next cal
 The setting is process-wide, so it is only taken for documents large enough to gain (the switch
 costs an import of ctypes, ~3 ms, and two calls), it is restored when the last concurrent load ends,
 and it is left alone where the C library is not glibc.  It changes no result, only when memory is
-merged.
+merged.  While a large load runs, the other threads of the process free without fast bins too; and a
+value the process set with its own mallopt (glibc has no getter) comes back as glibc's default or the
+GLIBC_TUNABLES one.  `bench/bench_free.py` measures both sides.
 """
 
 from __future__ import annotations
