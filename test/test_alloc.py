@@ -104,3 +104,81 @@ def test_a_load_restores_the_bins_after_success_and_after_a_refusal():
     with pytest.raises(ModelError, match="no_such_link"):
         load_model(bad, "urdf")
     assert bins_now()
+
+
+_CHILD = r"""
+import ctypes, os, sys, threading
+sys.path.insert(0, {bench!r})
+from common import synthetic_urdf
+from idyntree_models import load_model
+libc = ctypes.CDLL(None)
+class M(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                               "fsmblks", "uordblks", "fordblks", "keepcost")]
+libc.mallinfo2.restype = M
+libc.malloc.restype = ctypes.c_void_p
+libc.malloc.argtypes = (ctypes.c_size_t,)
+libc.free.argtypes = (ctypes.c_void_p,)
+def bins_now(size=40):
+    chunks = [libc.malloc(size) for _ in range(64)]
+    before = libc.mallinfo2().fsmblks
+    for c in chunks[::2]:
+        libc.free(c)
+    grew = libc.mallinfo2().fsmblks > before
+    for c in chunks[1::2]:
+        libc.free(c)
+    return grew
+{body}
+"""
+
+
+def _child(body: str, **env: str) -> str:
+    import os
+    import subprocess
+
+    code = _CHILD.format(bench=str(Path(__file__).resolve().parents[1] / "bench"), body=body)
+    full = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"} | env
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=full)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+@pytest.mark.parametrize("tunable, before_after", [
+    ("glibc.malloc.mxfast=1000", "True True / True True"),  # above glibc's maximum: glibc and we ignore it
+    ("glibc.malloc.mxfast=0x20", "True False / True False"),  # hexadecimal, as glibc reads it: 40-byte chunks
+    ("glibc.malloc.mxfast=0", "False False / False False"),  # the user's choice stays
+])
+def test_a_load_gives_back_what_the_tunable_set(tunable, before_after):
+    body = """
+small, big = bins_now(24), bins_now(40)
+load_model(synthetic_urdf(800), "urdf")
+print(small, big, "/", bins_now(24), bins_now(40))
+"""
+    assert _child(body, GLIBC_TUNABLES=tunable) == before_after
+
+
+def test_a_child_forked_during_a_large_load_has_its_bins_back():
+    body = """
+started, done = threading.Event(), threading.Event()
+from idyntree_models._alloc import LARGE_DOCUMENT, fast_bins_off
+def hold():
+    with fast_bins_off(LARGE_DOCUMENT):
+        started.set()
+        done.wait(30)
+t = threading.Thread(target=hold)
+t.start()
+started.wait(30)
+pid = os.fork()
+if pid == 0:
+    os.write(1, f"child {bins_now()} ".encode())
+    load_model(synthetic_urdf(800), "urdf")
+    os.write(1, f"{bins_now()}\\n".encode())
+    os._exit(0)
+os.waitpid(pid, 0)
+print("parent", bins_now(), end=" ")
+done.set()
+t.join()
+print(bins_now())
+"""
+    out = _child(body)
+    assert "child True True" in out and "parent False True" in out, out

@@ -35,7 +35,6 @@ _XSD_DOUBLE = LazyPattern(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-
 _XSD_INT = LazyPattern(r"[+-]?[0-9]+")
 _XML_SPACE = LazyPattern(r"[ \t\r\n]+")  # XML white space; str.split() would also split at U+00A0 etc.
 _JSON_NUMBER_TEXT = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
-_JSON_NUMBER = LazyPattern(_JSON_NUMBER_TEXT)
 
 
 class NumberError(ValueError):
