@@ -28,6 +28,7 @@ from idyntree_models import load_model  # noqa: E402
 from common import synthetic_urdf, table  # noqa: E402
 
 logging.disable(logging.WARNING)
+SHIPPED = alloc.LARGE_DOCUMENT
 _OPTIONS = {"resolve_entities": False, "no_network": True, "huge_tree": True, "remove_comments": True}
 
 
@@ -51,7 +52,7 @@ def free_ms(data: bytes, bins_off: bool, repeat: int) -> tuple[float, float, flo
 
 
 def load_ms(text: str, switch: bool, repeat: int) -> list[float]:
-    alloc.LARGE_DOCUMENT = 256 * 1024 if switch else sys.maxsize
+    alloc.LARGE_DOCUMENT = SHIPPED if switch else sys.maxsize
     out = []
     for _ in range(repeat):
         t = time.perf_counter()

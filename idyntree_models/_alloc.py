@@ -45,7 +45,7 @@ def _lookup() -> None:
         mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
         mallopt.restype = ctypes.c_int
         size_t = ctypes.sizeof(ctypes.c_size_t)
-        default = 64 * size_t // 4  # glibc's own default
+        builtin = default = 64 * size_t // 4  # glibc's own default
         for item in os.environ.get("GLIBC_TUNABLES", "").replace(":", ",").split(","):
             key, _, value = item.partition("=")
             if key.strip() == "glibc.malloc.mxfast":
@@ -57,7 +57,7 @@ def _lookup() -> None:
                     default = asked
     except Exception:  # noqa: BLE001  (no C library to speak of: Windows, a Python without ctypes)
         return
-    _default, _builtin = default, 64 * size_t // 4
+    _default, _builtin = default, builtin
     _mallopt = mallopt
     os.register_at_fork(after_in_child=_after_fork)
 

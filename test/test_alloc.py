@@ -1,12 +1,10 @@
 """glibc's fast bins are off while a large document loads, and on again after, whatever happens.
 
-Observed through glibc itself: mallinfo2's `fsmblks` counts the bytes held in fast bins, so small
-chunks freed while the bins are off leave it at zero, and freed once they are back they raise it.
+Observed through glibc itself (glibc_malloc.py).
 """
 
 from __future__ import annotations
 
-import ctypes
 import sys
 import threading
 from pathlib import Path
@@ -16,49 +14,13 @@ import pytest
 from idyntree_models import ModelError, load_model
 from idyntree_models._alloc import LARGE_DOCUMENT, fast_bins_off
 
+from glibc_malloc import GLIBC, bins_now, fast_bins_hold_freed_chunks
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from common import synthetic_urdf  # noqa: E402
 
-libc = ctypes.CDLL(None)
-if not hasattr(libc, "gnu_get_libc_version") or not hasattr(libc, "mallinfo2"):
+if not GLIBC:
     pytest.skip("glibc with mallinfo2 (2.33 or later) only", allow_module_level=True)
-
-
-class _Mallinfo2(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_size_t) for name in
-                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
-                 "keepcost")]
-
-
-libc.mallinfo2.restype = _Mallinfo2
-libc.malloc.restype = ctypes.c_void_p
-libc.malloc.argtypes = (ctypes.c_size_t,)
-libc.free.argtypes = (ctypes.c_void_p,)
-
-
-def fast_bins_hold_freed_chunks() -> bool:
-    """Free more small chunks than the thread cache keeps (7 a size): do any stay in a fast bin?"""
-    libc.mallopt(1, 128)  # (consolidates what the bins held before: see _alloc)
-    chunks = [libc.malloc(40) for _ in range(64)]
-    keep = [libc.malloc(40) for _ in range(64)]  # so that the freed chunks cannot merge into the top
-    for c in chunks[::2]:
-        libc.free(c)
-    held = libc.mallinfo2().fsmblks > 0
-    for c in chunks[1::2] + keep:
-        libc.free(c)
-    return held
-
-
-def bins_now() -> bool:
-    """Whether fast bins are in use at this moment (no consolidation first, which would empty them)."""
-    chunks = [libc.malloc(40) for _ in range(64)]
-    before = libc.mallinfo2().fsmblks
-    for c in chunks[::2]:
-        libc.free(c)
-    grew = libc.mallinfo2().fsmblks > before
-    for c in chunks[1::2]:
-        libc.free(c)
-    return grew
 
 
 def test_bins_are_off_inside_and_back_after():
@@ -107,27 +69,11 @@ def test_a_load_restores_the_bins_after_success_and_after_a_refusal():
 
 
 _CHILD = r"""
-import ctypes, os, sys, threading
-sys.path.insert(0, {bench!r})
+import os, sys, threading
+sys.path[:0] = [{bench!r}, {tests!r}]
 from common import synthetic_urdf
+from glibc_malloc import bins_now
 from idyntree_models import load_model
-libc = ctypes.CDLL(None)
-class M(ctypes.Structure):
-    _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
-                                               "fsmblks", "uordblks", "fordblks", "keepcost")]
-libc.mallinfo2.restype = M
-libc.malloc.restype = ctypes.c_void_p
-libc.malloc.argtypes = (ctypes.c_size_t,)
-libc.free.argtypes = (ctypes.c_void_p,)
-def bins_now(size=40):
-    chunks = [libc.malloc(size) for _ in range(64)]
-    before = libc.mallinfo2().fsmblks
-    for c in chunks[::2]:
-        libc.free(c)
-    grew = libc.mallinfo2().fsmblks > before
-    for c in chunks[1::2]:
-        libc.free(c)
-    return grew
 {body}
 """
 
@@ -136,7 +82,8 @@ def _child(body: str, **env: str) -> str:
     import os
     import subprocess
 
-    code = _CHILD.format(bench=str(Path(__file__).resolve().parents[1] / "bench"), body=body)
+    here = Path(__file__).resolve().parent
+    code = _CHILD.format(bench=str(here.parent / "bench"), tests=str(here), body=body)
     full = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"} | env
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=full)
     assert r.returncode == 0, r.stderr
