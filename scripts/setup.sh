@@ -10,7 +10,8 @@
 #   executables in lib/idyntree_models/), and AMENT_PREFIX_PATH gets the venv at interpreter start, so
 #   `ros2 run` / `ros2 launch` (../shared/ros2-cli) find it with nothing sourced.
 # Idempotent: every step is skipped when its inputs did not change (hash stamps in .venv/).
-# Environment knobs: PYTHON=<interpreter> to choose the base interpreter (3.11 or 3.12).
+# Environment knobs: PYTHON=<interpreter> to choose the base interpreter (3.11 or 3.12; otherwise
+# scripts/pick_python.sh chooses, preferring a statically linked build).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -66,18 +67,8 @@ need() { echo "[setup] missing prerequisite: $*" >&2; missing=1; }
 BASE_PY=""
 if [ -x "$VPY" ] && "$VPY" -c 'import sys; sys.exit(sys.version_info[:2] not in ((3, 11), (3, 12)))' >/dev/null 2>&1; then
   BASE_PY="$VPY" # existing venv is fine: no base interpreter needed
-else
-  for cand in ${PYTHON:-} python3.11 python3.12 python3; do
-    command -v "$cand" >/dev/null 2>&1 || continue
-    "$cand" -c 'import sys; sys.exit(sys.version_info[:2] not in ((3, 11), (3, 12)))' >/dev/null 2>&1 || continue
-    if "$cand" -c 'import venv, ensurepip' >/dev/null 2>&1; then
-      BASE_PY="$(command -v "$cand")"
-      break
-    fi
-  done
-  if [ -z "$BASE_PY" ]; then
-    need "python 3.11 or 3.12 with the venv and ensurepip modules (Debian/Ubuntu: apt-get install python3.11 python3.11-venv; or set PYTHON=/path/to/python3.1x)"
-  fi
+elif ! BASE_PY="$(bash "$ROOT/scripts/pick_python.sh" 2>/dev/null)"; then
+  need "$(bash "$ROOT/scripts/pick_python.sh" 2>&1 >/dev/null)"
 fi
 
 if command -v cmake >/dev/null 2>&1; then
@@ -161,7 +152,7 @@ PKG_HASH="$(hash_of setup.py setup.cfg package.xml; [ -f idyntree_models/__init_
 if ! stamp_ok pkg "$PKG_HASH"; then
   log "installing idyntree_models (editable)..."
   run_step "pip install -e ." "$VENV/setup-pkg.log" \
-    "$VPY" -m pip install -q --no-deps --no-build-isolation -e .
+    "$VPY" -m pip install -q --no-deps --no-build-isolation --use-pep517 -e .
   stamp_set pkg "$PKG_HASH"
 fi
 
@@ -172,7 +163,7 @@ for script in $(sed -n "s/^ *'\([A-Za-z0-9_.-]*\) = idyntree_models[.:].*/\1/p" 
   if ! grep -qs "idyntree_models" "$VENV/bin/$script"; then
     log "$VENV/bin/$script is not ours (installed by another package): reinstalling idyntree_models..."
     run_step "pip install -e . (console scripts)" "$VENV/setup-pkg.log" \
-      "$VPY" -m pip install -q --no-deps --no-build-isolation --force-reinstall -e .
+      "$VPY" -m pip install -q --no-deps --no-build-isolation --use-pep517 --force-reinstall -e .
     break
   fi
 done
