@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -155,7 +157,17 @@ def main() -> None:
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in rows:
         print(line(r))
-    print(f"\n(medians of {args.repeat} alternating runs per side)")
+    print(f"\n(medians of {args.repeat} alternating runs per side; {interpreter()})")
+
+
+def interpreter() -> str:
+    """Which Python ran the rows: a shared, unoptimised build runs them 15-30% slower (README, "The interpreter")."""
+    try:
+        with open("/proc/self/maps") as f:
+            linked = "runs from libpython.so" if "libpython" in f.read() else "statically linked"
+    except OSError:
+        linked = "linking unknown"
+    return f"Python {platform.python_version()}, {os.path.realpath(sys.executable)}, {linked}"
 
 
 if __name__ == "__main__":
