@@ -161,7 +161,7 @@ def main() -> None:
             if args.simulate:
                 for side, c in found.items():
                     rows += simulated_rows(label, ref_name, ref, c)[0 if side == sides[0] or len(found) == 1 else 1:]
-                    rows[-1][1] = side if side != "ours" else "ours"
+                    rows[-1][1] = side
             else:
                 rows.append([label, f"{ref['Ir'] / 1e6:.2f} M"] + [
                     f"{found[side]['Ir'] / 1e6:.2f} M ({found[side]['Ir'] / ref['Ir']:.2f})" if side in found else ""

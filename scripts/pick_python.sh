@@ -9,13 +9,16 @@
 # comes first on PATH (README, "The interpreter"). The system's own paths are therefore asked for too.
 set -uo pipefail
 
-probe() { # "static" or "shared" for a usable interpreter; fails for any other
-  local kind
-  kind="$(probe_run "$1")" || return 1
-  case "$kind" in static | shared) echo "$kind" ;; *) return 1 ;; esac
+probe() { # "static PATH" or "shared PATH" for a usable interpreter (PATH: its own sys.executable, so a shim,
+  # a shell function or a relative name comes back as the interpreter it runs); fails for any other
+  local out
+  out="$(probe_run "$1" | tail -n 1)" || return 1
+  case "$out" in static\ /* | shared\ /*) echo "$out" ;; *) return 1 ;; esac
 }
 probe_run() {
-  "$1" - <<'PY' 2>/dev/null
+  local limit=()
+  command -v timeout >/dev/null 2>&1 && limit=(timeout 60)
+  "${limit[@]}" "$1" - <<'PY' 2>/dev/null
 import sys
 if sys.version_info[:2] not in ((3, 11), (3, 12)):
     sys.exit(1)
@@ -25,22 +28,22 @@ try:
         shared = "libpython" in f.read()
 except OSError:
     shared = True  # (no way to tell: no preference)
-print("shared" if shared else "static")
+print("shared" if shared else "static", sys.executable)
 PY
 }
 
 if [ -n "${PYTHON:-}" ]; then
-  path="$(command -v "$PYTHON")" && probe "$path" >/dev/null && { echo "$path"; exit 0; }
+  found="$(probe "$PYTHON")" && { echo "${found#* }"; exit 0; }
   echo "PYTHON=$PYTHON is not a python 3.11 or 3.12 with the venv and ensurepip modules" >&2
   exit 1
 fi
 [ "$#" -gt 0 ] || set -- python3.11 python3.12 python3 /usr/bin/python3.11 /usr/bin/python3.12 /usr/bin/python3
 first=""
 for cand in "$@"; do
-  path="$(command -v "$cand")" || continue
-  kind="$(probe "$path")" || continue
-  [ "$kind" = static ] && { echo "$path"; exit 0; }
-  [ -n "$first" ] || first="$path"
+  command -v "$cand" >/dev/null 2>&1 || continue
+  found="$(probe "$cand")" || continue
+  [ "${found%% *}" = static ] && { echo "${found#* }"; exit 0; }
+  [ -n "$first" ] || first="${found#* }"
 done
 [ -n "$first" ] && { echo "$first"; exit 0; }
 echo "python 3.11 or 3.12 with the venv and ensurepip modules (Debian/Ubuntu: apt-get install python3.11 python3.11-venv; or set PYTHON=/path/to/python3.1x)" >&2

@@ -67,8 +67,10 @@ need() { echo "[setup] missing prerequisite: $*" >&2; missing=1; }
 BASE_PY=""
 if [ -x "$VPY" ] && "$VPY" -c 'import sys; sys.exit(sys.version_info[:2] not in ((3, 11), (3, 12)))' >/dev/null 2>&1; then
   BASE_PY="$VPY" # existing venv is fine: no base interpreter needed
-elif ! BASE_PY="$(bash "$ROOT/scripts/pick_python.sh" 2>/dev/null)"; then
-  need "$(bash "$ROOT/scripts/pick_python.sh" 2>&1 >/dev/null)"
+else
+  why="$(mktemp)"
+  BASE_PY="$(bash "$ROOT/scripts/pick_python.sh" 2>"$why")" || need "$(cat "$why")"
+  rm -f "$why"
 fi
 
 if command -v cmake >/dev/null 2>&1; then

@@ -67,7 +67,7 @@ def test_takes_a_shared_interpreter_when_there_is_no_other(interpreters):
     if not interpreters["shared"]:
         pytest.skip(f"no shared Python 3.11/3.12 on this machine: {interpreters}")
     shared = interpreters["shared"][0]
-    r = _pick("/nonexistent/python3.11", "sh", shared)  # (sh runs, and is no Python: passed over)
+    r = _pick("/nonexistent/python3.11", "false", shared)  # (false runs, and is no Python: passed over)
     assert r.returncode == 0, r.stderr
     assert os.path.realpath(r.stdout.strip()) == shared
 
@@ -93,6 +93,18 @@ def test_python_knob_that_is_no_usable_python_fails_saying_so(tmp_path):
 
 
 def test_no_usable_candidate_names_what_to_install(tmp_path):
-    r = _pick("/nonexistent/python3.11", "sh", str(Path("/bin/true")))
+    r = _pick("/nonexistent/python3.11", "false", str(Path("/bin/true")))
     assert r.returncode == 1 and r.stdout == ""
     assert "apt-get install python3.11 python3.11-venv" in r.stderr and "PYTHON=" in r.stderr
+
+
+def test_default_candidates_reach_the_system_interpreter_behind_a_shared_one_on_path(interpreters, tmp_path):
+    """No arguments: the default list, with a shared python3.11 first on PATH (as pyenv's shims put it)."""
+    static = [p for p in interpreters["static"] if p.startswith("/usr/bin/")]
+    if not (interpreters["shared"] and static):
+        pytest.skip(f"needs a shared Python and a static one in /usr/bin, found {interpreters}")
+    (tmp_path / "python3.11").symlink_to(interpreters["shared"][0])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON"} | {"PATH": f"{tmp_path}:/usr/bin:/bin"}
+    r = subprocess.run(["/bin/bash", str(SCRIPT)], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    assert os.path.realpath(r.stdout.strip()) in static
