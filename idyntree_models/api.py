@@ -196,10 +196,12 @@ def finish_model(model: Model, opts: LoadOptions, diag: Diagnostics) -> None:
     """Format-independent steps every loaded model goes through, then full validation."""
     from .model.topology import tree_order
 
-    try:
-        tree = tree_order(model)  # the first full check of the tree for most formats: with the line
-    except ModelError as e:
-        raise locate(e, model, diag.source) from None
+    tree = diag.tree
+    if tree is None:
+        try:
+            tree = tree_order(model)  # the first full check of the tree for most formats: with the line
+        except ModelError as e:
+            raise locate(e, model, diag.source) from None
     if opts.add_sensor_frames_as_additional_frames:  # frames only: the tree stays as it is
         for name in add_sensor_frames(model):
             diag.warn(f"sensor '{name}': no frame added for it because the name is already a link or frame")

@@ -288,6 +288,9 @@ class Diagnostics(Record):
     quiet: bool = False  # collect without logging (a preparation whose warnings the real export says)
     lines_of: str = ""  # whose line numbers the findings give, when not the file's (a xacro file's expansion)
     _documents: dict = field(default_factory=dict, repr=False)  # included documents: id(root) -> (root, file)
+    # the TreeOrder of the model exactly as the loader returns it, when the loader ordered it last (finish_model's
+    # first check, already made: 23 ms of a 10,000-link load); None where the loader changed links or joints after
+    tree: object = field(default=None, repr=False)
     _seen: set[str] = field(default_factory=set, repr=False)
 
     def included(self, root, source: str | None) -> None:

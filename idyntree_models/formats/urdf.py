@@ -8,6 +8,7 @@ links that become frames are kept, text is trimmed, mimic joints are kept.
 from __future__ import annotations
 
 from array import array
+from typing import TYPE_CHECKING
 
 import numpy as np
 from lxml import etree
@@ -40,6 +41,9 @@ from ..model.transforms import IDENTITY, inverse, rpy_xyz_to_transform, rpy_xyz_
 from .base import Diagnostics, LoadOptions
 from .numbers import MAX_NUMBER_CHARS
 from .xmlutil import XmlReader, XmlStream, find_child, first_children, shown_tag
+
+if TYPE_CHECKING:
+    from ..model.topology import TreeOrder
 
 _JOINT_TYPES = {
     "fixed": JointType.FIXED,
@@ -324,10 +328,11 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
     _resolve_materials(unresolved, materials, diag)
     _drop_floating_root(model, r, floating, diag)
     try:
-        root = _check_tree(model)
+        tree = _check_tree(model)
     except ModelError as e:
         raise e.with_source(source) from None
-    _links_to_frames(model, root, diag)
+    removed = _links_to_frames(model, tree.root, diag)
+    diag.tree = tree.without(removed) if removed else tree  # (the sensors below change no link or joint)
     sensor_extensions = _sensors(r, stream.kept, model, diag)
     if gazebo_sensors:
         diag.warn(
@@ -878,8 +883,8 @@ def _joint(r: _UrdfReader, el: etree._Element, name: str, links: dict, ends: lis
     return joint, known
 
 
-def _check_tree(model: Model) -> str:
-    """The root link, once the model is known to be a tree (errors located at their element).
+def _check_tree(model: Model) -> TreeOrder:
+    """The model's tree order, once it is known to be a tree (errors located at their element).
 
     Checked in full here, before massless links become frames and sensors are attached, so that a
     model that is no tree is refused as the file wrote it (finish_model orders the links again)."""
@@ -887,11 +892,11 @@ def _check_tree(model: Model) -> str:
     from ..model.validation import check_mimics, locate
 
     try:
-        root = tree_order(model).root
+        tree = tree_order(model)
         check_mimics(model)
     except ModelError as e:
         raise locate(e, model) from None
-    return root
+    return tree
 
 
 def _drop_floating_root(model: Model, r: _UrdfReader, floating: list[tuple[str, str, str, int]],
@@ -922,8 +927,8 @@ def _drop_floating_root(model: Model, r: _UrdfReader, floating: list[tuple[str, 
 _ZERO_TENSOR = [[0.0, 0.0, 0.0]] * 3  # an inertia tensor's rows as tolist() gives them (0.0 == -0.0; NaN is not 0)
 
 
-def _links_to_frames(model: Model, root: str, diag: Diagnostics) -> None:
-    """iDynTree's fake links: massless links with one fixed neighbour become frames (one pass).
+def _links_to_frames(model: Model, root: str, diag: Diagnostics) -> set[str]:
+    """iDynTree's fake links: massless links with one fixed neighbour become frames (one pass); their names.
 
     iDynTree's test is the mass alone (not > 0), so a negative mass or an inertia tensor on a massless link goes
     with it; a frame holds neither, so that is named in a warning (iDynTree says nothing)."""
@@ -977,6 +982,7 @@ def _links_to_frames(model: Model, root: str, diag: Diagnostics) -> None:
         joint = neighbours[name][0]
         frame_joints[name] = FrameJoint(joint.name, frame_is_parent=joint.parent == name)
     model.metadata["frame_joints"] = frame_joints
+    return set(removed)
 
 
 # -- sensors -------------------------------------------------------------------------------

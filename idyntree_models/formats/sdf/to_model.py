@@ -131,7 +131,8 @@ def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None =
                 raise j.scope.r.error(j.el, msg) from None
         raise ModelError(msg + " (SDF allows this; a tree model does not)") from None
     model.default_base_link = tree.root
-    keep_unread(g, model, shape_elements, diag)
+    keep_unread(g, model, shape_elements, diag)  # (extensions only)
+    diag.tree = tree
     return model
 
 
