@@ -211,7 +211,8 @@ def finish_model(model: Model, opts: LoadOptions, diag: Diagnostics) -> None:
             log.info("folded three revolute joints into spherical joint '%s'", name)
         if folded:
             tree = None
-    for w in validate(model, source=diag.source, tree=tree):
+            diag.inertia_suspects = None
+    for w in validate(model, source=diag.source, tree=tree, inertia_suspects=diag.inertia_suspects):
         diag.warn(w)
 
 

@@ -38,6 +38,7 @@ from ..model.model import (
     maker,
 )
 from ..model.transforms import IDENTITY, inverse, rpy_xyz_to_transform, rpy_xyz_to_transforms, unit_rows, unit_vector
+from ..model.validation import inertia_suspects
 from .base import Diagnostics, LoadOptions
 from .numbers import MAX_NUMBER_CHARS
 from .xmlutil import XmlReader, XmlStream, find_child, first_children, shown_tag
@@ -169,6 +170,7 @@ class _Numbers:
         self.moving: list[Joint] = []  # those joints, in order
         self.links: list[Link] = []
         self.inertial = array("d")  # per link: mass, com (3), rpy (3), ixx ixy ixz iyy iyz izz
+        self.suspects: list[Link] = []  # of resolve()'s inertias, those validate must look at (inertia_suspects)
 
     def pose(self, origin: tuple[float, ...] | None, owner: object) -> None:
         """`owner` gets the pose of `origin` (origin_numbers; the identity for None) in resolve()."""
@@ -207,6 +209,7 @@ class _Numbers:
                 # exactly symmetric, as the file's six numbers (rounding differs between the two triangles)
                 t[:, 1, 0], t[:, 2, 0], t[:, 2, 1] = t[:, 0, 1], t[:, 0, 2], t[:, 1, 2]
                 tensor[turned] = t
+            self.suspects = [self.links[k] for k in inertia_suspects(v[:, 0], com, tensor)]  # (validate's screen)
             new = object.__new__
             for link, m, c, t in zip(self.links, mass, com, tensor):
                 # assemble(Inertia, ...) spelled out for its three fields, in field order: half the cost,
@@ -332,7 +335,9 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
     except ModelError as e:
         raise e.with_source(source) from None
     removed = _links_to_frames(model, tree.root, diag)
-    diag.tree = tree.without(removed) if removed else tree  # (the sensors below change no link or joint)
+    # what validation needs not compute again (the sensors below change no link, joint or inertia)
+    diag.tree = tree.without(removed) if removed else tree
+    diag.inertia_suspects = numbers.suspects
     sensor_extensions = _sensors(r, stream.kept, model, diag)
     if gazebo_sensors:
         diag.warn(

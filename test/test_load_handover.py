@@ -1,5 +1,9 @@
-"""A loader that ordered the tree last hands its TreeOrder to finish_model (Diagnostics.tree), which then does
-not order the links again: the order handed over must be the one the returned model has.
+"""What a loader hands finish_model so that validation need not compute it again must be what validation would
+compute on the model the loader returned.
+
+The tree order (Diagnostics.tree): a loader that ordered the tree last hands its TreeOrder over, and finish_model
+does not order the links again.  The inertia screen (Diagnostics.inertia_suspects): the URDF reader screens its
+stacked inertias where it computes them, and validation checks only the links it singled out.
 
 Checked on every corpus URDF and SDF file that loads: the handed-over order against tree_order of the model as
 the loader returned it, field by field.  A URDF's massless links become frames after the order was made
@@ -16,6 +20,7 @@ from idyntree_models import ModelError, load_model
 from idyntree_models.formats import get_format, loader
 from idyntree_models.formats.base import Diagnostics, LoadOptions
 from idyntree_models.model.topology import TreeOrder, tree_order
+from idyntree_models.model.validation import validate
 
 from conftest import corpus_files, rel_id
 
@@ -71,3 +76,42 @@ def test_urdf_links_made_frames_leave_the_order_of_the_rest(tmp_path: Path, link
     assert set(model.frames) == frames
     assert _fields(diag.tree) == _fields(tree_order(model))
     assert sorted(load_model(path).links) == sorted(diag.tree.order)
+
+
+def test_urdf_inertia_screen_finds_what_validation_finds() -> None:
+    """On every corpus URDF: the warnings of validation with the reader's screen are those of a full screen."""
+    checked = warned = 0
+    for path in corpus_files("urdf", "*.urdf"):
+        loaded = _load(path, "urdf")
+        if loaded is None:
+            continue
+        model, diag = loaded
+        assert diag.inertia_suspects is not None
+        full = validate(model)
+        assert validate(model, inertia_suspects=diag.inertia_suspects) == full, rel_id(path)
+        checked += 1
+        warned += any("inertia" in w or "mass" in w for w in full)
+    assert checked >= 20 and warned >= 3
+
+
+def test_urdf_inertia_screen_on_bad_inertias(tmp_path: Path) -> None:
+    """Inertias validation refuses or warns about, among good ones and on a link that becomes a frame."""
+    bad = {"neg": ("-1", "1 0 0 1 0 1"), "triangle": ("1", "1 0 0 1 0 3"), "indefinite": ("1", "1 2 0 1 0 1"),
+           "tiny": ("1e-9", "1e-12 0 0 1e-12 0 1e-12"), "good": ("2", "0.1 0 0 0.2 0 0.25")}
+    links = "".join(
+        f'<link name="{name}"><inertial><origin rpy="0.3 0 0.1"/><mass value="{mass}"/><inertia '
+        + " ".join(f'{k}="{v}"' for k, v in zip(("ixx", "ixy", "ixz", "iyy", "iyz", "izz"), moments.split()))
+        + "/></inertial></link>" for name, (mass, moments) in bad.items())
+    joints = "".join(f'<joint name="j_{name}" type="revolute"><parent link="good"/><child link="{name}"/>'
+                     '<limit lower="-1" upper="1"/></joint>' for name in bad if name != "good")
+    frame = ('<link name="held"><inertial><mass value="0"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" '
+             'izz="5"/></inertial></link><joint name="j_held" type="fixed"><parent link="good"/><child link="held"/>'
+             '</joint>')
+    path = tmp_path / "r.urdf"
+    path.write_text(f'<robot name="r">{links}{frame}{joints}</robot>')
+    model, diag = _load(path, "urdf")
+    assert "held" in model.frames
+    full = validate(model)
+    assert validate(model, inertia_suspects=diag.inertia_suspects) == full
+    assert {link.name for link in diag.inertia_suspects} >= {"neg", "triangle", "indefinite"}
+    assert len(full) >= 3
