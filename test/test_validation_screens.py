@@ -239,3 +239,48 @@ def test_one_stacked_pose_check_reports_as_the_separate_checks_did():
         model.joints["j"].axis = np.array(axis)
         with pytest.raises(ModelError, match=message):
             validation.validate(model)
+
+
+@pytest.mark.parametrize("first,second", [("torso_yaw", "elbow"), ("elbow", "finger_left_joint")])
+@pytest.mark.parametrize("problem,message", [
+    ("upper nan", "a limit, dynamics or mimic value is not a number"),
+    ("lower above upper", "lower position limit 1.0 is above the upper limit -1.0"),
+    ("damping nan", "a limit, dynamics or mimic value is not a number"),
+    ("velocity nan", "a limit, dynamics or mimic value is not a number"),
+    ("mimic of a mimic", "which itself mimics"),
+])
+def test_joint_checks_of_the_one_pass_report_the_first_joint_in_order(first, second, problem, message):
+    """validate() gathers the joints' values in one pass and checks limits, NaNs and mimics only on the joints it
+    singled out: the error is the one a check of every joint in the model's order gives, for the first joint."""
+    from idyntree_models.model.model import Dynamics, Mimic
+
+    from conftest import DEMO
+
+    model = load_model(DEMO / "demo_arm.urdf")
+    for name in (second, first):  # both broken: the first in the model's order is named
+        joint = model.joints[name]
+        if problem == "upper nan":
+            joint.limits.max_position = float("nan")
+        elif problem == "lower above upper":
+            joint.limits.min_position, joint.limits.max_position = 1.0, -1.0
+        elif problem == "damping nan":
+            joint.dynamics = Dynamics(float("nan"), 0.0)
+        elif problem == "velocity nan":
+            joint.limits.velocity_limit = float("nan")
+        else:
+            joint.mimic = Mimic("finger_right_joint")  # which mimics finger_left_joint
+    if problem == "mimic of a mimic" and "finger_left_joint" in (first, second):
+        pytest.skip("finger_left_joint is the joint finger_right_joint mimics")
+    with pytest.raises(ModelError, match=f"joint '{first}'") as e:
+        validation.validate(model)
+    assert message in str(e.value)
+
+
+def test_lower_above_upper_without_position_limits_passes():
+    """A continuous joint keeps lower/upper as the file had them (no position limits): not refused."""
+    from conftest import DEMO
+
+    model = load_model(DEMO / "demo_arm.urdf")
+    lim = model.joints["elbow"].limits
+    lim.has_position_limits, lim.min_position, lim.max_position = False, 1.0, -1.0
+    validation.validate(model)

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ..errors import ModelError
-from .model import ForceTorqueSensor, JointType, Link, LinkSensor, Model, Sensor
+from .model import ForceTorqueSensor, Joint, JointType, Link, LinkSensor, Model, Sensor
 from .topology import TreeOrder, tree_order
 from .transforms import unit_vector
 
@@ -150,13 +150,14 @@ def _nan_in(joint) -> bool:
         (mimic is not None and (mimic.multiplier != mimic.multiplier or mimic.offset != mimic.offset))
 
 
-def check_mimics(model: Model) -> None:
+def check_mimics(model: Model, mimics: list[Joint] | None = None) -> None:
     """Every mimic joint follows an existing, independent 1-DOF joint.
 
     A joint that mimics itself, a cycle of mimics, or a chain (a mimic of a mimic) has no position
     that Kinematics (or robot_state_publisher) could compute, so it is refused where it is loaded.
+    `mimics`: the model's joints that have a mimic, in order, when the caller found them.
     """
-    for joint in model.joints.values():
+    for joint in model.joints.values() if mimics is None else mimics:
         if joint.mimic is None:
             continue
         el = f"joint '{joint.name}'"
@@ -268,32 +269,66 @@ def _rigid(t: np.ndarray) -> np.ndarray:
 _ZERO3 = np.zeros(3)  # an axis origin not given
 
 
-def _check_joint_frames(model: Model, rigid: np.ndarray | None = None) -> None:
+class _Joints:
+    """The joints' values validation judges stacked, gathered in one pass over them (each pass over a huge
+    model's joints costs its cache misses: five passes were 25 ms of a 10,000-link load, this one is 8)."""
+
+    def __init__(self, model: Model) -> None:
+        self.joints = joints = list(model.joints.values())
+        self.rests: list[np.ndarray] = []
+        self.origins: list[np.ndarray] = []
+        self.moving: list[Joint] = []  # revolute and prismatic, in order
+        self.axes: list[np.ndarray] = []
+        self.spherical: list[Joint] = []
+        self.odd: list[Joint] = []  # those that may have a NaN, limits the wrong way round or a mimic: in order
+        rests, origins, moving, axes = self.rests, self.origins, self.moving, self.axes
+        revolute, prismatic, spherical = JointType.REVOLUTE, JointType.PRISMATIC, JointType.SPHERICAL
+        for j in joints:
+            rests.append(j.rest_transform)
+            origin = j.axis_origin
+            origins.append(_ZERO3 if origin is None else origin)
+            kind = j.type
+            if kind is revolute or kind is prismatic:
+                moving.append(j)
+                axes.append(j.axis)
+            elif kind is spherical:
+                self.spherical.append(j)
+            lim = j.limits
+            # (a NaN fails every comparison, so `not lower <= upper` also finds one in either)
+            if not lim.min_position <= lim.max_position or lim.effort_limit != lim.effort_limit or \
+                    lim.velocity_limit != lim.velocity_limit or j.dynamics is not None or j.mimic is not None:
+                self.odd.append(j)
+
+
+def _check_joint_frames(model: Model, rigid: np.ndarray | None = None, table: _Joints | None = None) -> None:
     """Rest transforms rigid and finite, 1-DOF axes finite and non-zero (normalised), for all joints at once.
 
     `rigid` is _rigid's verdict on the rest transforms when the caller judged them with other poses (one
-    stacked check costs what each of two does: a small model's checks are numpy's per-call cost)."""
-    joints = list(model.joints.values())
+    stacked check costs what each of two does: a small model's checks are numpy's per-call cost), `table`
+    the joints' values when the caller gathered them."""
+    if table is None:
+        table = _Joints(model)
+    joints = table.joints
     if not joints:
         return
     if rigid is None:
-        rigid = _rigid(np.array([j.rest_transform for j in joints], dtype=float).reshape(-1, 4, 4))
+        rigid = _rigid(np.array(table.rests, dtype=float).reshape(-1, 4, 4))
     bad = np.flatnonzero(~rigid)
     if bad.size:
         raise ModelError("rest transform is not a finite rigid transform", element=f"joint '{joints[bad[0]].name}'")
     # the points joints move about: computed by some readers and by reduce, where finite numbers can overflow
     # (axis origins of all joints at once: a loop of isfinite calls was 3% of a 100,000-link load)
-    for joint in joints:
-        if joint.type is JointType.SPHERICAL and joint.center is not None and not np.isfinite(joint.center).all():
+    for joint in table.spherical:
+        if joint.center is not None and not np.isfinite(joint.center).all():
             raise ModelError("spherical joint centre is not finite", element=f"joint '{joint.name}'")
-    origins = np.array([_ZERO3 if j.axis_origin is None else j.axis_origin for j in joints]).reshape(-1, 3)
+    origins = np.array(table.origins).reshape(-1, 3)
     bad = np.flatnonzero(~np.isfinite(origins).all(axis=1))
     if bad.size:
         raise ModelError("joint axis origin is not finite", element=f"joint '{joints[bad[0]].name}'")
-    moving = [j for j in joints if j.type in (JointType.REVOLUTE, JointType.PRISMATIC)]
+    moving = table.moving
     if not moving:
         return
-    axes = np.array([j.axis for j in moving]).reshape(-1, 3)
+    axes = np.array(table.axes).reshape(-1, 3)
     with np.errstate(all="ignore"):
         # every axis finite and of length 1 to within 1e-9, as loaders give them (|n - 1| <= |n^2 - 1| for n >= 0):
         # nothing to refuse or normalise, in two numpy calls instead of the eight below (a NaN fails the test)
@@ -424,21 +459,23 @@ def _validate(model: Model, tree: TreeOrder | None, suspects: list[Link] | None 
             line = model.metadata.get("lines", {}).get(element)
             warnings.append(f"line {line}: {w}" if line else w)
     # every rest transform and pose judged in one stacked check; reported joints first, as each check reports
-    rests = [j.rest_transform for j in model.joints.values()]
+    table = _Joints(model)
+    rests = table.rests
     gathered = _other_poses(model)
     every = rests + gathered[3]
     rigid = _rigid(np.array(every, dtype=float).reshape(-1, 4, 4)) if every else np.ones(0, dtype=bool)
-    _check_joint_frames(model, rigid[:len(rests)])
+    _check_joint_frames(model, rigid[:len(rests)], table)
     _check_poses(model, gathered, rigid[len(rests):])
-    for joint in [j for j in model.joints.values() if _nan_in(j)]:  # (a model built in code, an MJCF's extras)
+    # the rest of the joints' checks, on the joints the pass singled out (a NaN, lower > upper, dynamics or a mimic)
+    for joint in [j for j in table.odd if _nan_in(j)]:  # (a model built in code, an MJCF's extras)
         raise ModelError(f"a limit, dynamics or mimic value is not a number: {_joint_numbers(joint)}",
                          element=f"joint '{joint.name}'", line=model.metadata.get("lines", {}).get(f"joint '{joint.name}'"))
-    for joint in [j for j in model.joints.values() if j.limits.min_position > j.limits.max_position]:
+    for joint in [j for j in table.odd if j.limits.min_position > j.limits.max_position]:
         lim = joint.limits
         if joint.type in (JointType.REVOLUTE, JointType.PRISMATIC) and lim.has_position_limits:
             raise ModelError(f"lower position limit {lim.min_position} is above the upper limit {lim.max_position}",
                              element=f"joint '{joint.name}'")
-    check_mimics(model)
+    check_mimics(model, [j for j in table.odd if j.mimic is not None])
     for frame in model.frames.values():
         if frame.parent_link not in model.links:
             raise ModelError(f"parent link '{frame.parent_link}' does not exist", element=f"frame '{frame.name}'")
