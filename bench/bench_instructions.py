@@ -57,10 +57,11 @@ elif sys.argv[1] == "dartpy":
     def load():
         if dartpy.utils.SkelParser.readWorld(sys.argv[2]) is None:
             raise SystemExit("dartpy failed")
-elif sys.argv[1] in ("parse", "visit", "numbers"):  # bench_floor.py's floors: no check, no object of the model
+elif sys.argv[1] in ("parse", "visit", "numbers", "objects"):  # bench_floor.py's floors: nothing checked
     sys.path.insert(0, sys.argv[4])
-    from bench_floor import floors
-    load = floors(text.encode())[sys.argv[1]]
+    from bench_floor import floors, objects
+    data = text.encode()
+    load = (lambda: objects(data)) if sys.argv[1] == "objects" else floors(data)[sys.argv[1]]
 else:
     import idyntree.swig as idt
     def load():
@@ -128,11 +129,12 @@ def main() -> None:
     p.add_argument("--loads", type=int, default=20, help="loads counted per side (besides two warming ones)")
     p.add_argument("--models", default=",".join(MODELS), help="comma-separated: " + ", ".join(MODELS))
     p.add_argument("--floors", action="store_true",
-                   help="also count bench_floor.py's floors (parse, visit, numbers: lxml and Python with no model logic)")
+                   help="also count bench_floor.py's floors (parse, visit, numbers: lxml and Python with no model logic; "
+                        "objects: the model's objects made with nothing checked)")
     p.add_argument("--simulate", action="store_true",
                    help="cachegrind's cache and branch simulations too, and the cycle estimate they give")
     args = p.parse_args()
-    sides = (["parse", "visit", "numbers"] if args.floors else []) + ["ours"]
+    sides = (["parse", "visit", "numbers", "objects"] if args.floors else []) + ["ours"]
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     rows = []

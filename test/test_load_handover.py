@@ -2,12 +2,12 @@
 compute on the model the loader returned.
 
 The tree order (Diagnostics.tree): a loader that ordered the tree last hands its TreeOrder over, and finish_model
-does not order the links again.  The inertia screen (Diagnostics.inertia_suspects): the URDF reader screens its
-stacked inertias where it computes them, and validation checks only the links it singled out.
+does not order the links again (a URDF whose massless links became frames after its order was made hands none).
+The inertia screen (Diagnostics.inertia_suspects): the URDF reader screens its stacked inertias where it computes
+them, and validation checks only the links it singled out.
 
 Checked on every corpus URDF and SDF file that loads: the handed-over order against tree_order of the model as
-the loader returned it, field by field.  A URDF's massless links become frames after the order was made
-(TreeOrder.without): leaves, and a root with one child.
+the loader returned it, field by field.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def test_handed_over_order_is_the_models(fmt: str, pattern: str) -> None:
         handed += 1
         assert _fields(diag.tree) == _fields(tree_order(model)), rel_id(path)
     assert checked >= 20
-    assert handed == checked if fmt == "urdf" else handed >= 10
+    assert handed >= 5 if fmt == "urdf" else handed >= 10
 
 
 _INERTIAL = '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
@@ -66,7 +66,7 @@ _INERTIAL = '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1"
     ("<link name='world'/><link name='base'>I</link><link name='a'>I</link><link name='b'>I</link><link name='t'/>",
      [("world", "base"), ("base", "a"), ("base", "b"), ("a", "t")], {"world", "t"}),
 ], ids=["leaf", "root and leaf", "branches"])
-def test_urdf_links_made_frames_leave_the_order_of_the_rest(tmp_path: Path, links: str, joints: list,
+def test_urdf_links_made_frames_hand_no_order_over(tmp_path: Path, links: str, joints: list,
                                                             frames: set) -> None:
     path = tmp_path / "r.urdf"
     body = "".join(f'<joint name="{p}_{c}" type="{"fixed" if c in frames or p in frames else "revolute"}">'
@@ -74,8 +74,8 @@ def test_urdf_links_made_frames_leave_the_order_of_the_rest(tmp_path: Path, link
     path.write_text(f'<robot name="r">{links.replace("I", _INERTIAL)}{body}</robot>')
     model, diag = _load(path, "urdf")
     assert set(model.frames) == frames
-    assert _fields(diag.tree) == _fields(tree_order(model))
-    assert sorted(load_model(path).links) == sorted(diag.tree.order)
+    assert diag.tree is None
+    assert sorted(load_model(path).links) == sorted(tree_order(model).order)
 
 
 def test_urdf_inertia_screen_finds_what_validation_finds() -> None:

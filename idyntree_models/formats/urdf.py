@@ -334,9 +334,11 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
         tree = _check_tree(model)
     except ModelError as e:
         raise e.with_source(source) from None
-    removed = _links_to_frames(model, tree.root, diag)
-    # what validation needs not compute again (the sensors below change no link, joint or inertia)
-    diag.tree = tree.without(removed) if removed else tree
+    # what validation needs not compute again (the sensors below change no link, joint or inertia); the order only
+    # where no link became a frame: ordering the rest again costs less than taking the frames out of it (iCubGenova04
+    # 24 against 63 us, tiago_dual's two 83 against 90 us)
+    if not _links_to_frames(model, tree.root, diag):
+        diag.tree = tree
     diag.inertia_suspects = numbers.suspects
     sensor_extensions = _sensors(r, stream.kept, model, diag)
     if gazebo_sensors:
@@ -932,8 +934,8 @@ def _drop_floating_root(model: Model, r: _UrdfReader, floating: list[tuple[str, 
 _ZERO_TENSOR = [[0.0, 0.0, 0.0]] * 3  # an inertia tensor's rows as tolist() gives them (0.0 == -0.0; NaN is not 0)
 
 
-def _links_to_frames(model: Model, root: str, diag: Diagnostics) -> set[str]:
-    """iDynTree's fake links: massless links with one fixed neighbour become frames (one pass); their names.
+def _links_to_frames(model: Model, root: str, diag: Diagnostics) -> int:
+    """iDynTree's fake links: massless links with one fixed neighbour become frames (one pass); how many.
 
     iDynTree's test is the mass alone (not > 0), so a negative mass or an inertia tensor on a massless link goes
     with it; a frame holds neither, so that is named in a warning (iDynTree says nothing)."""
@@ -987,7 +989,7 @@ def _links_to_frames(model: Model, root: str, diag: Diagnostics) -> set[str]:
         joint = neighbours[name][0]
         frame_joints[name] = FrameJoint(joint.name, frame_is_parent=joint.parent == name)
     model.metadata["frame_joints"] = frame_joints
-    return set(removed)
+    return len(removed)
 
 
 # -- sensors -------------------------------------------------------------------------------

@@ -22,27 +22,6 @@ class TreeOrder(Record):
     children: dict[str, list[Joint]]  # link -> joints to its children
     depth: dict[str, int]
 
-    def without(self, removed: set[str]) -> TreeOrder:
-        """The order once the links `removed` and their joints are gone: leaves, and the root when it had one
-        child (which becomes the root).  Cheaper than ordering again: the breadth-first order from the root's
-        only child is the old order without the root."""
-        root = self.root
-        depth = self.depth
-        if root in removed:
-            (joint,) = self.children[root]
-            root = joint.child
-            depth = {link: d - 1 for link, d in depth.items() if link not in removed}
-        else:
-            depth = {link: d for link, d in depth.items() if link not in removed}
-        return TreeOrder(
-            root,
-            [link for link in self.order if link not in removed],
-            {c: j for c, j in self.parent_joint.items() if c not in removed and j.parent not in removed},
-            {link: [j for j in joints if j.child not in removed] for link, joints in self.children.items()
-             if link not in removed},
-            depth,
-        )
-
 
 def find_roots(model: Model) -> list[str]:
     children = {j.child for j in model.joints.values()}
