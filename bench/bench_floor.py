@@ -10,7 +10,8 @@ For each model of bench_targets.py's load rows, timed alternately with its refer
   numbers  visit, plus every number of the document converted to float in one numpy call (the
            cheapest conversion there is, with no check of the grammar, no error message, no line);
   objects  (URDF) parse, then one pass making the model's objects (links, inertias, shapes with their
-           materials, joints with their limits) from every number converted in one numpy call, poses and
+           materials, joints with their limits and dynamics; named materials are not looked up in the
+           robot's table) from every number converted in one numpy call, poses and
            inertias computed stacked, each object given views: what any Python reader of this model pays
            to hold it, with nothing checked, no line kept, no pass-through element, no frame, no sensor
            and no validation;
@@ -41,6 +42,7 @@ from idyntree_models import export_model, load_model  # noqa: E402
 from idyntree_models.model.model import (  # noqa: E402
     Box,
     Cylinder,
+    Dynamics,
     Inertia,
     Joint,
     JointType,
@@ -117,7 +119,7 @@ def _objects(data: bytes) -> Model:
     axes: list[str] = []
     moving: list[Joint] = []
     limits: list[str] = []
-    limited: list[Joint] = []
+    limited: list[tuple[Joint, bool]] = []  # and whether continuous
     links: dict[str, Link] = {}
     joints: dict[str, Joint] = {}
     for el in root:
@@ -172,7 +174,7 @@ def _objects(data: bytes) -> Model:
                 posed.append(shape)
                 (visuals if t == "visual" else collisions).append(shape)
         elif tag == "joint":
-            o = p = ch = ax = lim = None
+            o = p = ch = ax = lim = dyn = None
             for c in el:
                 t = c.tag
                 if t == "origin":
@@ -185,9 +187,12 @@ def _objects(data: bytes) -> Model:
                     ax = c
                 elif t == "limit":
                     lim = c
+                elif t == "dynamics":
+                    dyn = c
             jtype = _TYPES[el.get("type")]
             joint = joints[el.get("name")] = _make_joint(name=el.get("name"), type=jtype, parent=p.get("link"),
-                                                          child=ch.get("link"), limits=_make_limits())
+                                                          child=ch.get("link"), rest_transform=None,
+                                                          axis_origin=None, limits=_make_limits())
             poses += (_Z, _Z) if o is None else (o.get("xyz", _Z), o.get("rpy", _Z))
             posed.append(joint)
             if jtype is not JointType.FIXED:
@@ -196,7 +201,9 @@ def _objects(data: bytes) -> Model:
                 if lim is not None:
                     limits += (lim.get("lower", "0"), lim.get("upper", "0"), lim.get("effort", "0"),
                                lim.get("velocity", "0"))
-                    limited.append(joint)
+                    limited.append((joint, el.get("type") == "continuous"))
+                if dyn is not None:
+                    joint.dynamics = Dynamics(float(dyn.get("damping", "0")), float(dyn.get("friction", "0")))
     v = np.array(" ".join(poses + inertials + vectors + axes + limits).split(), dtype=float)
     n = 6 * len(posed)
     origins = v[:n].reshape(-1, 6)
@@ -217,11 +224,15 @@ def _objects(data: bytes) -> Model:
         setattr(owner, attr, v[k:k + count])
         k += count
     a = v[k:k + 3 * len(moving)].reshape(-1, 3)
-    for joint, axis in zip(moving, a / np.linalg.norm(a, axis=1)[:, None]):
-        joint.axis = axis
-    for joint, (lower, upper, effort, velocity) in zip(limited, v[k + 3 * len(moving):].reshape(-1, 4).tolist()):
+    for joint, axis, origin in zip(moving, a / np.linalg.norm(a, axis=1)[:, None], np.zeros((len(moving), 3))):
+        joint.axis, joint.axis_origin = axis, origin
+    for (joint, continuous), (lower, upper, effort, velocity) in zip(limited,
+                                                                    v[k + 3 * len(moving):].reshape(-1, 4).tolist()):
         lim = joint.limits
-        lim.min_position, lim.max_position, lim.effort_limit, lim.velocity_limit = lower, upper, effort, velocity
+        lim.effort_limit, lim.velocity_limit = effort, velocity
+        lim.has_effort_limit = lim.has_velocity_limit = True
+        if not continuous:  # (a continuous joint has no position limits)
+            lim.min_position, lim.max_position, lim.has_position_limits = lower, upper, True
     model = Model(name=root.get("name"))
     model.links, model.joints = links, joints
     return model
@@ -256,28 +267,41 @@ def streamed_floors(path: Path) -> dict[str, float]:
 
 
 def same_objects(floor: Model, ours: Model) -> None:
-    """The objects floor made what our load made, for every link and joint both have (ours turns massless links
-    into frames, with their shapes moved to the real link): else its time would be no floor of this model."""
-    def close(a, b) -> bool:
-        return a is None and b is None or a is not None and b is not None and np.allclose(a, b, atol=1e-12)
+    """The objects floor made what load_model made, for every link and joint both have: inertias, shapes (kind,
+    pose, size, filename, name, material), joints (links, pose, axis, limits, dynamics), bit for bit where both
+    compute the same way (ours turns massless links into frames and moves their shapes to the real link: those are
+    left out).  Named materials are not looked up by the floor, so colours are not compared."""
+    def same(a, b) -> bool:
+        return a is None and b is None or a is not None and b is not None and np.allclose(a, b, rtol=0, atol=1e-15)
+
+    def shape_fields(s) -> tuple:
+        return (type(s), s.name, getattr(s, "filename", None), getattr(s, "radius", None), getattr(s, "length", None),
+                s.material is None)
 
     for name, link in ours.links.items():
         other = floor.links[name]
-        checks = [link.inertia.mass == other.inertia.mass, close(link.inertia.com, other.inertia.com),
-                  close(link.inertia.inertia, other.inertia.inertia)]
-        shapes = [(s, t) for s, t in zip(link.visuals + link.collisions, other.visuals + other.collisions)
-                  if s.source_frame is None]  # (the shapes of a link that is a frame come after its own)
-        for s, t in shapes:
-            checks += [type(s) is type(t), close(s.link_H_geometry, t.link_H_geometry),
-                       close(getattr(s, "size", None), getattr(t, "size", None)),
-                       close(getattr(s, "scale", None), getattr(t, "scale", None)),
-                       (s.material is None) == (t.material is None)]
+        checks = [link.inertia.mass == other.inertia.mass, same(link.inertia.com, other.inertia.com),
+                  same(link.inertia.inertia, other.inertia.inertia)]
+        for mine, theirs in ((link.visuals, other.visuals), (link.collisions, other.collisions)):
+            mine = [s for s in mine if s.source_frame is None]  # (those moved from a link that became a frame)
+            checks.append(len(mine) == len(theirs))
+            for s, t in zip(mine, theirs):
+                checks += [shape_fields(s) == shape_fields(t), same(s.link_H_geometry, t.link_H_geometry),
+                           same(getattr(s, "size", None), getattr(t, "size", None)),
+                           same(getattr(s, "scale", None), getattr(t, "scale", None))]
         if not all(checks):
             raise AssertionError(f"the objects floor made link '{name}' otherwise than load_model")
     for name, joint in ours.joints.items():
         other = floor.joints[name]
-        if not (joint.type == other.type and close(joint.rest_transform, other.rest_transform)
-                and close(joint.axis, other.axis) and joint.limits.max_position == other.limits.max_position):
+        lim, olim = joint.limits, other.limits
+        if not (joint.type == other.type and (joint.parent, joint.child) == (other.parent, other.child)
+                and same(joint.rest_transform, other.rest_transform)
+                and (joint.axis is None) == (other.axis is None)  # (the axis normalised otherwise: unit_rows)
+                and (joint.axis is None or np.allclose(joint.axis, other.axis, rtol=0, atol=1e-9))
+                and (lim.min_position, lim.max_position, lim.has_position_limits) ==
+                    (olim.min_position, olim.max_position, olim.has_position_limits)
+                and (lim.effort_limit, lim.velocity_limit) == (olim.effort_limit, olim.velocity_limit)
+                and joint.dynamics == other.dynamics):
             raise AssertionError(f"the objects floor made joint '{name}' otherwise than load_model")
 
 

@@ -196,7 +196,9 @@ def finish_model(model: Model, opts: LoadOptions, diag: Diagnostics) -> None:
     """Format-independent steps every loaded model goes through, then full validation."""
     from .model.topology import tree_order
 
-    tree = diag.tree
+    # what the loader handed over is for this model only: taken, so that a Diagnostics used again starts clean
+    tree, suspects = diag.tree, diag.inertia_suspects
+    diag.tree = diag.inertia_suspects = None
     if tree is None:
         try:
             tree = tree_order(model)  # the first full check of the tree for most formats: with the line
@@ -210,9 +212,8 @@ def finish_model(model: Model, opts: LoadOptions, diag: Diagnostics) -> None:
         for name in folded:
             log.info("folded three revolute joints into spherical joint '%s'", name)
         if folded:
-            tree = None
-            diag.inertia_suspects = None
-    for w in validate(model, source=diag.source, tree=tree, inertia_suspects=diag.inertia_suspects):
+            tree = suspects = None
+    for w in validate(model, source=diag.source, tree=tree, inertia_suspects=suspects):
         diag.warn(w)
 
 

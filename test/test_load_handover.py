@@ -115,3 +115,27 @@ def test_urdf_inertia_screen_on_bad_inertias(tmp_path: Path) -> None:
     assert validate(model, inertia_suspects=diag.inertia_suspects) == full
     assert {link.name for link in diag.inertia_suspects} >= {"neg", "triangle", "indefinite"}
     assert len(full) >= 3
+
+
+def test_finish_model_takes_the_handover_once(tmp_path: Path) -> None:
+    """A Diagnostics used for a second load starts clean: the first load's order and suspects are taken by its
+    finish_model, so they cannot stand for another model (here one whose massless link becomes a frame)."""
+    from idyntree_models.api import finish_model
+
+    first, second = tmp_path / "a.urdf", tmp_path / "b.urdf"
+    first.write_text(f'<robot name="a"><link name="a0">{_INERTIAL}</link></robot>')
+    second.write_text(f'<robot name="b"><link name="b0">{_INERTIAL}</link><link name="tip"/><link name="b1">'
+                      '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="3"/>'
+                      '</inertial></link><joint name="j" type="fixed"><parent link="b0"/><child link="tip"/></joint>'
+                      '<joint name="k" type="revolute"><parent link="b0"/><child link="b1"/><limit lower="-1" '
+                      'upper="1"/></joint></robot>')
+    diag = Diagnostics(None, quiet=True)
+    urdf = loader(get_format("urdf"))
+    model = urdf(first.read_text(), LoadOptions(), diag)
+    assert diag.tree is not None
+    finish_model(model, LoadOptions(), diag)
+    assert diag.tree is None and diag.inertia_suspects is None
+    model = urdf(second.read_text(), LoadOptions(), diag)
+    finish_model(model, LoadOptions(), diag)
+    assert model.default_base_link == "b0"
+    assert any("triangle" in w or "inertia" in w for w in diag.warnings)  # b1's 1 + 1 < 3

@@ -247,6 +247,7 @@ def test_one_stacked_pose_check_reports_as_the_separate_checks_did():
     ("lower above upper", "lower position limit 1.0 is above the upper limit -1.0"),
     ("damping nan", "a limit, dynamics or mimic value is not a number"),
     ("velocity nan", "a limit, dynamics or mimic value is not a number"),
+    ("effort nan", "a limit, dynamics or mimic value is not a number"),
     ("mimic of a mimic", "which itself mimics"),
 ])
 def test_joint_checks_of_the_one_pass_report_the_first_joint_in_order(first, second, problem, message):
@@ -267,6 +268,8 @@ def test_joint_checks_of_the_one_pass_report_the_first_joint_in_order(first, sec
             joint.dynamics = Dynamics(float("nan"), 0.0)
         elif problem == "velocity nan":
             joint.limits.velocity_limit = float("nan")
+        elif problem == "effort nan":
+            joint.limits.effort_limit = float("nan")
         else:
             joint.mimic = Mimic("finger_right_joint")  # which mimics finger_left_joint
     if problem == "mimic of a mimic" and "finger_left_joint" in (first, second):
@@ -284,3 +287,15 @@ def test_lower_above_upper_without_position_limits_passes():
     lim = model.joints["elbow"].limits
     lim.has_position_limits, lim.min_position, lim.max_position = False, 1.0, -1.0
     validation.validate(model)
+
+
+def test_a_joint_type_given_as_a_string_is_checked():
+    """A model built in code may give the type as its value ("revolute"): its axis is judged as the enum's."""
+    from conftest import DEMO
+
+    model = load_model(DEMO / "demo_arm.urdf")
+    joint = model.joints["elbow"]
+    joint.type = "revolute"
+    joint.axis = np.array([np.nan, 0.0, 1.0])
+    with pytest.raises(ModelError, match="joint 'elbow': joint axis must be finite"):
+        validation.validate(model)

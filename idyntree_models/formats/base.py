@@ -290,10 +290,10 @@ class Diagnostics(Record):
     _documents: dict = field(default_factory=dict, repr=False)  # included documents: id(root) -> (root, file)
     # the TreeOrder of the model exactly as the loader returns it, when the loader ordered it last (finish_model's
     # first check, already made: 23 ms of a 10,000-link load); None where the loader changed links or joints after
-    tree: object = field(default=None, repr=False)
+    tree: object = field(default=None, repr=False, compare=False)
     # the links validation's inertia screen (validation.inertia_suspects) singles out, when the loader screened
     # every inertia the model has (16 ms of a 10,000-link load to gather them again); None: screened by validation
-    inertia_suspects: list | None = field(default=None, repr=False)
+    inertia_suspects: list | None = field(default=None, repr=False, compare=False)
     _seen: set[str] = field(default_factory=set, repr=False)
 
     def included(self, root, source: str | None) -> None:

@@ -337,8 +337,7 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
     # what validation needs not compute again (the sensors below change no link, joint or inertia); the order only
     # where no link became a frame: ordering the rest again costs less than taking the frames out of it (iCubGenova04
     # 24 against 63 us, tiago_dual's two 83 against 90 us)
-    if not _links_to_frames(model, tree.root, diag):
-        diag.tree = tree
+    diag.tree = None if _links_to_frames(model, tree.root, diag) else tree
     diag.inertia_suspects = numbers.suspects
     sensor_extensions = _sensors(r, stream.kept, model, diag)
     if gazebo_sensors:
@@ -894,7 +893,7 @@ def _check_tree(model: Model) -> TreeOrder:
     """The model's tree order, once it is known to be a tree (errors located at their element).
 
     Checked in full here, before massless links become frames and sensors are attached, so that a
-    model that is no tree is refused as the file wrote it (finish_model orders the links again)."""
+    model that is no tree is refused as the file wrote it (finish_model orders the links again where some became frames)."""
     from ..model.topology import tree_order
     from ..model.validation import check_mimics, locate
 

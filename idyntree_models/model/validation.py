@@ -288,10 +288,10 @@ class _Joints:
             origin = j.axis_origin
             origins.append(_ZERO3 if origin is None else origin)
             kind = j.type
-            if kind is revolute or kind is prismatic:
+            if kind in (revolute, prismatic):  # (equality, not identity: a model built in code may say "revolute")
                 moving.append(j)
                 axes.append(j.axis)
-            elif kind is spherical:
+            elif kind == spherical:
                 self.spherical.append(j)
             lim = j.limits
             # (a NaN fails every comparison, so `not lower <= upper` also finds one in either)
