@@ -108,9 +108,9 @@ def test_large_batches_equal_small_ones(rel, chunked, monkeypatch):
     from idyntree_models.model import kinematics
 
     kin = _kinematics(model_file(rel))
-    n = kinematics.STACKED_BELOW + 89  # 601: chunked, 201 + 201 + 199; compared in batches of N, the last rows
-    if chunked:                          # (fewer than N) one configuration at a time
-        monkeypatch.setattr(kinematics, "CHUNK_BYTES", 1)  # the smallest chunks: at most 256 configurations
+    n = kinematics.STACKED_BELOW + 89  # 601: chunked, four of 121 and one of 117; compared in batches of N, the
+    # last rows (fewer than N) one configuration at a time
+    monkeypatch.setattr(kinematics, "CHUNK_BYTES", 1 if chunked else 1 << 40)  # the smallest chunks, or one
     q = _random_q(kin, n, np.random.default_rng(8))
     large = kin.compute_q(q)
     for start in range(0, n, N):
@@ -150,3 +150,21 @@ def test_positions_of_another_width_are_refused(n):
         with pytest.raises(ModelError, match=rf"positions must be an array of shape \({kin.nq},\)"):
             kin.compute_q(bad)
     kin.compute_q(q)  # the right width
+
+
+def test_chunks_are_sized_by_the_l2_cache_glibc_reports():
+    """The batch chunk is sized from sysfs's L2 cache: glibc's getconf reads the CPU's own report (cpuid), an
+    independent source; where neither knows (not Linux, a container hiding sysfs), 1 MiB is assumed."""
+    import shutil
+    import subprocess
+
+    from idyntree_models.model import kinematics
+
+    size = kinematics._l2_bytes()
+    assert size >= 64 << 10 and size % 1024 == 0
+    getconf = shutil.which("getconf")
+    reported = subprocess.run([getconf, "LEVEL2_CACHE_SIZE"], capture_output=True, text=True).stdout.strip() \
+        if getconf else ""
+    if not reported.isdigit() or int(reported) <= 0:
+        pytest.skip("getconf does not report the L2 cache here")
+    assert size == int(reported)
