@@ -46,6 +46,21 @@ def _random_q(kin: Kinematics, n: int, rng: np.random.Generator) -> np.ndarray:
     return q
 
 
+def _chunk_sizes(monkeypatch) -> list[int]:
+    """The sizes of the chunks the batches that follow are computed in, as they are computed."""
+    from idyntree_models.model import kinematics
+
+    sizes: list[int] = []
+    chunk = kinematics._BatchPlan._chunk
+
+    def spy(self, q, *args):
+        sizes.append(len(q))
+        return chunk(self, q, *args)
+
+    monkeypatch.setattr(kinematics._BatchPlan, "_chunk", spy)
+    return sizes
+
+
 @pytest.mark.parametrize("path", FILES, ids=rel_id)
 def test_batch_equals_one_configuration_at_a_time(path):
     kin = _kinematics(path)
@@ -108,11 +123,13 @@ def test_large_batches_equal_small_ones(rel, chunked, monkeypatch):
     from idyntree_models.model import kinematics
 
     kin = _kinematics(model_file(rel))
-    n = kinematics.STACKED_BELOW + 89  # 601: chunked, four of 121 and one of 117; compared in batches of N, the
+    n = kinematics.STACKED_BELOW + 89  # 601: chunked, one of 151 and three of 150; compared in batches of N, the
     # last rows (fewer than N) one configuration at a time
     monkeypatch.setattr(kinematics, "CHUNK_BYTES", 1 if chunked else 1 << 40)  # the smallest chunks, or one
+    sizes = _chunk_sizes(monkeypatch)
     q = _random_q(kin, n, np.random.default_rng(8))
     large = kin.compute_q(q)
+    assert sizes == ([151, 150, 150, 150] if chunked else [n])
     for start in range(0, n, N):
         small = kin.compute_q(q[start:start + N]) if n - start >= N else np.concatenate(
             [kin.compute_q(row) for row in q[start:start + N]])
@@ -152,9 +169,62 @@ def test_positions_of_another_width_are_refused(n):
     kin.compute_q(q)  # the right width
 
 
-def test_chunks_are_sized_by_the_l2_cache_glibc_reports():
-    """The batch chunk is sized from sysfs's L2 cache: glibc's getconf reads the CPU's own report (cpuid), an
-    independent source; where neither knows (not Linux, a container hiding sysfs), 1 MiB is assumed."""
+@pytest.mark.parametrize(("n", "expected"), [(129, [129]), (257, [129, 128]), (300, [150, 150])])
+def test_chunks_hold_at_least_min_chunk_and_every_row_is_its_own_configuration(n, expected, monkeypatch):
+    """Balanced chunks cut 129 configurations into two of 65 (cheaper in one: a chunk's numpy calls cost more than
+    the misses they save); across chunks each row keeps its own base pose and lands in the caller's array."""
+    from idyntree_models.model import kinematics
+
+    from conftest import DEMO
+
+    kin = Kinematics(load_model(DEMO / "demo_arm.urdf"))
+    monkeypatch.setattr(kinematics, "CHUNK_BYTES", 1)  # the cache asks for chunks of one
+    sizes = _chunk_sizes(monkeypatch)
+    rng = np.random.default_rng(11)
+    q = _random_q(kin, n, rng)
+    bases = np.tile(np.eye(4), (n, 1, 1))
+    bases[:, :3, 3] = rng.normal(size=(n, 3))
+    bases[:, :3, :3] = np.linalg.qr(rng.normal(size=(n, 3, 3)))[0]
+    out = np.full((n, len(kin.frame_names), 4, 4), np.nan)
+    assert kin.compute_q(q, base_pose=bases, out=out) is out
+    assert sizes == expected
+    for i in range(n):
+        np.testing.assert_allclose(out[i], kin.compute_q(q[i], base_pose=bases[i])[0], atol=1e-12, err_msg=f"row {i}")
+
+
+@pytest.mark.parametrize(("entries", "expected"), [
+    ({"index0": ("1", "Data", "48K"), "index2": ("2", "Unified", "2048K")}, 2 << 20),
+    ({"index2": ("2", "Unified", "4M"), "index3": ("3", "Unified", "260M")}, 4 << 20),
+    ({"index2": ("2", "Unified", " 512 k \n")}, 512 << 10),
+    ({"index2": ("2", "Unified", "1G")}, 1 << 30),
+    ({"index2": ("2", "Unified", "1048576")}, 1 << 20),
+    ({"index0": ("1", "Data", None), "index2": ("2", "Unified", "2048K")}, 2 << 20),  # a broken entry first
+    ({"index1": ("2", "Instruction", "64K"), "index2": ("2", "Data", "256K")}, 256 << 10),
+    ({"index2": ("2", "Unified", "0K")}, 1 << 20),
+    ({"index2": ("2", "Unified", "1_0K")}, 1 << 20),
+    ({"index2": ("2", "Unified", "big")}, 1 << 20),
+    ({"index0": ("1", "Data", "48K")}, 1 << 20),  # no L2
+    ({}, 1 << 20),
+], ids=["L1-and-L2", "M", "spaces", "G", "bytes", "broken-entry", "instruction-L2", "zero", "underscore", "words",
+        "no-L2", "no-cache"])
+def test_l2_size_is_read_from_sysfs_or_taken_as_1_mib(entries, expected, tmp_path):
+    """sysfs's cache entries as the kernel writes them, and the odd ones: an unreadable entry does not end the
+    search, and a size that is no size falls back to 1 MiB rather than to a chunk size of zero."""
+    from idyntree_models.model import kinematics
+
+    for name, (level, kind, size) in entries.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "level").write_text(level + "\n")
+        (tmp_path / name / "type").write_text(kind + "\n")
+        if size is not None:
+            (tmp_path / name / "size").write_text(size + "\n")
+    assert kinematics._l2_bytes.__wrapped__(tmp_path) == expected
+    assert kinematics._l2_bytes.__wrapped__(tmp_path / "absent") == 1 << 20
+
+
+def test_l2_size_read_from_sysfs_is_the_one_glibc_reports():
+    """glibc's getconf asks the CPU itself (cpuid on x86), not sysfs: run on cpu0, whose cache sysfs is read."""
+    import os
     import shutil
     import subprocess
 
@@ -163,8 +233,10 @@ def test_chunks_are_sized_by_the_l2_cache_glibc_reports():
     size = kinematics._l2_bytes()
     assert size >= 64 << 10 and size % 1024 == 0
     getconf = shutil.which("getconf")
-    reported = subprocess.run([getconf, "LEVEL2_CACHE_SIZE"], capture_output=True, text=True).stdout.strip() \
-        if getconf else ""
+    if getconf is None or 0 not in os.sched_getaffinity(0):
+        pytest.skip("no getconf, or cpu0 is not ours to run on")
+    reported = subprocess.run([getconf, "LEVEL2_CACHE_SIZE"], capture_output=True, text=True, timeout=30,
+                              preexec_fn=lambda: os.sched_setaffinity(0, {0})).stdout.strip()
     if not reported.isdigit() or int(reported) <= 0:
         pytest.skip("getconf does not report the L2 cache here")
     assert size == int(reported)

@@ -9,6 +9,7 @@ level is one einsum, and each run of frames one BLAS product, ~10x cheaper per c
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -251,33 +252,49 @@ def forward_kinematics(model: Model, config: Mapping[str, object] | None = None)
 # largest part (14 MB for iCubGenova02's 1000 configurations).  Sized by the link buffer alone (8 MiB), 1000
 # configurations cost iCubGenova02 10.4-11.7 and tiago_dual 26 us per configuration, sized so 8.1-8.4 and 14.4
 # (2 MiB L2; a simulated 2 MiB cache missed 590k times per batch against 428k).  None: three quarters of the L2
-# cache the kernel reports.
+# cache the kernel reports (the quarter left holds what is not counted: the coefficient table, the gathered
+# parent rows).  On a 2 MiB L2 the cache asks iCubGenova02 for chunks of 69, so MIN_CHUNK decides there.
 CHUNK_BYTES: int | None = None
 # A chunk's 30-70 numpy calls cost 90-150 us whatever its size: in chunks of 35-70 configurations they cost
 # more than the misses they save (iCubGenova04, 100 configurations: 13-15 us per configuration in one chunk,
 # 26-29 us in three), so a chunk holds at least this many configurations.
 MIN_CHUNK = 128
+_TRANSFORM_BYTES = 16 * np.dtype(np.float64).itemsize  # a 4x4 of float64, per configuration
 # OpenBLAS (numpy's) runs a product of m*n*k <= 2**18 on one thread; above it wakes more threads,
 # which on a loaded machine costs ~10x.  Frame products are split to stay below it.
 BLAS_ONE_THREAD = 1 << 18
 STACKED_BELOW = 512  # chunks of fewer configurations compute lone frames in one stacked product
 
 
+_CPU0_CACHE = Path("/sys/devices/system/cpu/cpu0/cache")
+_SIZE = re.compile(r"(\d+)\s*([KMG]?)")
+
+
 @functools.cache
-def _l2_bytes() -> int:
-    """The first core's L2 cache (Linux sysfs), 1 MiB where it cannot be read."""
-    for index in Path("/sys/devices/system/cpu/cpu0/cache").glob("index*"):
+def _l2_bytes(root: Path = _CPU0_CACHE) -> int:
+    """cpu0's L2 cache (Linux sysfs), 1 MiB where it cannot be read.
+
+    cpu0 stands for every core: on a hybrid CPU the batch may run on a core with another L2, which only
+    makes its chunks less well sized.  An unreadable entry is skipped, not taken as the end of the list
+    (the index directories come in no fixed order)."""
+    try:
+        indices = sorted(root.glob("index*"))
+    except OSError:
+        return 1 << 20
+    for index in indices:
         try:
-            if (index / "level").read_text().strip() == "2" and (index / "type").read_text().strip() != "Instruction":
-                size = (index / "size").read_text().strip().upper()
-                scale = {"K": 1 << 10, "M": 1 << 20}.get(size[-1:], 1)
-                return int(size.rstrip("KM")) * scale
-        except (OSError, ValueError):
-            break
+            if (index / "level").read_text().strip() != "2" or (index / "type").read_text().strip() == "Instruction":
+                continue
+            size = _SIZE.fullmatch((index / "size").read_text().strip().upper())
+        except (OSError, ValueError):  # (a UnicodeDecodeError is a ValueError)
+            continue
+        if size and int(size[1]) > 0:
+            return int(size[1]) << {"": 0, "K": 10, "M": 20, "G": 30}[size[2]]
     return 1 << 20
 
 
 def _chunk_bytes() -> int:
+    """The bytes a chunk's working set may take (CHUNK_BYTES lets tests force many chunks or one)."""
     return CHUNK_BYTES if CHUNK_BYTES is not None else _l2_bytes() * 3 // 4
 
 
@@ -488,14 +505,18 @@ class _BatchPlan:
         base = IDENTITY if base_pose is None else np.asarray(base_pose, dtype=float)
         if base.shape not in ((4, 4), (n, 4, 4)):
             raise ModelError(f"base_pose must be a 4x4 transform or {n} of them")
-        chunk = max(MIN_CHUNK, _chunk_bytes() // (128 * (n_links + self.n_local + n_frames)))
-        chunks = -(-n // chunk)
-        size = -(-n // chunks)
-        buffer = np.empty((n_links, 4, 4, size))
-        for start in range(0, n, size):
-            stop = min(n, start + size)
-            world = buffer if stop - start == size else np.empty((n_links, 4, 4, stop - start))
+        fit = max(1, _chunk_bytes() // (_TRANSFORM_BYTES * (n_links + self.n_local + n_frames)))
+        chunks = max(1, min(-(-n // fit), n // MIN_CHUNK))  # as many as the cache asks, none below MIN_CHUNK
+        size, longer = divmod(n, chunks)  # chunks of equal size, the first `longer` one configuration longer
+        buffers: dict[int, np.ndarray] = {}  # (contiguous: at most two sizes)
+        start = 0
+        for c in range(chunks):
+            stop = start + size + (c < longer)
+            world = buffers.get(stop - start)
+            if world is None:
+                world = buffers[stop - start] = np.empty((n_links, 4, 4, stop - start))
             self._chunk(q[start:stop], base if base.ndim == 2 else base[start:stop], world, out[start:stop])
+            start = stop
         return out
 
     def _chunk(self, q: np.ndarray, base: np.ndarray, world: np.ndarray, out: np.ndarray) -> None:
