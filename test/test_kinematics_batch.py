@@ -171,8 +171,8 @@ def test_positions_of_another_width_are_refused(n):
 
 @pytest.mark.parametrize(("n", "expected"), [(129, [129]), (257, [129, 128]), (300, [150, 150])])
 def test_chunks_hold_at_least_min_chunk_and_every_row_is_its_own_configuration(n, expected, monkeypatch):
-    """Balanced chunks cut 129 configurations into two of 65 (cheaper in one: a chunk's numpy calls cost more than
-    the misses they save); across chunks each row keeps its own base pose and lands in the caller's array."""
+    """Balanced chunks used to cut 129 configurations into two of 65 (cheaper in one: a chunk's numpy calls cost more
+    than the misses they save); across chunks each row keeps its own base pose and lands in the caller's array."""
     from idyntree_models.model import kinematics
 
     from conftest import DEMO

@@ -508,13 +508,12 @@ class _BatchPlan:
         fit = max(1, _chunk_bytes() // (_TRANSFORM_BYTES * (n_links + self.n_local + n_frames)))
         chunks = max(1, min(-(-n // fit), n // MIN_CHUNK))  # as many as the cache asks, none below MIN_CHUNK
         size, longer = divmod(n, chunks)  # chunks of equal size, the first `longer` one configuration longer
-        buffers: dict[int, np.ndarray] = {}  # (contiguous: at most two sizes)
+        world = None
         start = 0
         for c in range(chunks):
             stop = start + size + (c < longer)
-            world = buffers.get(stop - start)
-            if world is None:
-                world = buffers[stop - start] = np.empty((n_links, 4, 4, stop - start))
+            if world is None or world.shape[-1] != stop - start:  # (the longer chunks first: two buffers at most)
+                world = np.empty((n_links, 4, 4, stop - start))
             self._chunk(q[start:stop], base if base.ndim == 2 else base[start:stop], world, out[start:stop])
             start = stop
         return out
