@@ -6,6 +6,7 @@ discovery on loopback only.
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
 from tf2_msgs.msg import TFMessage  # noqa: E402
 
-from idyntree_models.api import load_model  # noqa: E402
+from idyntree_models.api import export_model, load_model  # noqa: E402
 from idyntree_models.model.kinematics import Kinematics  # noqa: E402
 from idyntree_models.model.model import JointType  # noqa: E402
 from idyntree_models.model.spherical import three_revolute_to_quaternion  # noqa: E402
@@ -376,6 +377,16 @@ def test_bad_description_refused_good_one_replaces_frames(ros):
     result = set_parameter(probe, "robot_description", bad)
     assert not result.successful
     assert "line 3" in result.reason and "joint name='j'" in result.reason and "child" in result.reason, result.reason
+    # a model the loader accepts whose URDF description, the tree the node publishes, cannot be written (a joint axis
+    # 1e308 m off its child's origin, as a fuzzed SKEL file had): refused with the URDF exporter's reason
+    far = json.loads(export_model(load_model(
+        '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="continuous"><parent link="a"/>'
+        '<child link="b"/><axis xyz="0 1 0"/></joint></robot>', "urdf"), "idyntree-model-json"))
+    far["joints"][0]["axis"]["origin"] = [1e308, 0.0, 0.0]
+    result = set_parameter(probe, "robot_description", json.dumps(far))
+    assert not result.successful
+    assert "joint 'j'" in result.reason and "axis passes 1e+308 m from the child link origin" in result.reason, \
+        result.reason
     result = set_parameter(probe, "robot_description", "   ")
     assert not result.successful and "empty" in result.reason
     resp = probe.call(GetModel, "/model_server/get_model", GetModel.Request(format=""))
