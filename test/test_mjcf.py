@@ -648,6 +648,57 @@ def test_free_bodies_of_a_scene_join_the_world_and_are_written_free_again():
         load_model(SCENE, format="mjcf", free_bodies="error")
 
 
+def test_free_bodies_of_a_scene_written_to_sdf_say_that_their_joints_are_made_anew():
+    """Found by the fuzzer (`bench/fuzz_report.py 5000 --seed 20261130`: an MJCF floor geom mutated into a body).
+    SDF names no joint of a link joined to nothing: its reader makes a free body's six joints anew, named after
+    the link and joined to the model's base.  The scene's 'cube_joint_x' ... came back as 'cube_free_x' ... and
+    the export said nothing; it now names every joint and link of such a chain.  'ball' comes back as it was
+    (its joints are named after it, and the arm's joint to the world makes the reader's base 'world' again)."""
+    model = load_model(SCENE, format="mjcf")
+    warnings: list[str] = []
+    text = export_model(model, "sdf", warnings=warnings)
+    said = [w for w in warnings if "whose joints SDF does not name" in w]
+    assert len(said) == 1 and said[0].startswith("1 free body(ies)"), warnings
+    cube = model.metadata["free_bodies"]["cube"]
+    assert all(f"'{name}'" in said[0] for name in (*cube["joints"], *cube["links"])), said[0]
+    assert "'cube' (" in said[0] and "from 'world')" in said[0] and "'ball" not in said[0]
+    back = load_model(text, format="sdf")
+    assert back.metadata["free_bodies"]["cube"]["joints"][0] == "cube_free_x" and "cube_joint_x" not in back.joints
+    assert back.metadata["free_bodies"]["ball"] == model.metadata["free_bodies"]["ball"]
+    again: list[str] = []  # free links read from SDF are written back as they came: nothing to say
+    export_model(back, "sdf", warnings=again)
+    assert not any("whose joints SDF does not name" in w for w in again), again
+
+
+def test_a_free_body_beside_a_turned_table_written_to_sdf_says_it_moves_along_another_base():
+    """With no moving joint to the world, SDF's reader joins a free link to the model's base, the table here,
+    translating along the table's axes: the same joint names, another motion (MuJoCo's free joint, and the
+    model read from MJCF, translate along the world's axes).  Said on export, naming the chain."""
+    scene = """<mujoco><worldbody>
+      <body name="table" pos="1 2 0" euler="0 0 90"><geom type="box" size="0.5 0.5 0.02" mass="10"/></body>
+      <body name="box" pos="1 2 1"><freejoint/><geom type="box" size="0.1 0.1 0.1" mass="1"/></body>
+    </worldbody></mujoco>"""
+    m = mujoco.MjModel.from_xml_string(scene)
+    d = mujoco.MjData(m)
+    d.qpos[0] += 1.0  # the free joint's x: along the world's x axis
+    mujoco.mj_kinematics(m, d)
+    model = load_model(scene, format="mjcf")
+    moved = Kinematics(model).world_transforms({"box_free_x": 1.0})["box"][:3, 3]
+    np.testing.assert_allclose(moved, d.xpos[mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, "box")], atol=1e-12)
+    warnings: list[str] = []
+    back = load_model(export_model(model, "sdf", warnings=warnings), format="sdf")
+    said = [w for w in warnings if "whose joints SDF does not name" in w]
+    assert len(said) == 1 and "'box' ('box_free_x'" in said[0] and "from 'world')" in said[0], warnings
+    assert back.joints["box_free_x"].parent == "table"
+
+    def motion_in_table(k: Kinematics) -> np.ndarray:  # where box_free_x = 1 moves the box, in the table's axes
+        rest, step = k.world_transforms({}), k.world_transforms({"box_free_x": 1.0})
+        return rest["table"][:3, :3].T @ (step["box"][:3, 3] - rest["box"][:3, 3])
+
+    np.testing.assert_allclose(motion_in_table(Kinematics(model)), [0.0, -1.0, 0.0], atol=1e-12)  # the world's x
+    np.testing.assert_allclose(motion_in_table(Kinematics(back)), [1.0, 0.0, 0.0], atol=1e-12)  # the table's x
+
+
 @pytest.mark.parametrize("joint, compiler, message", [
     ('range="0 0" limited="true"', "", "range 0 0: the lower bound must be below the upper"),
     ('range="-1 1"', '<compiler autolimits="false"/>', "joint has range but not limited, and the compiler's autolimits"),

@@ -39,6 +39,7 @@ from ...model.transforms import inverse, make_transform, matrix_to_rpy
 from ...model.validation import check_inertia, validate
 from ..base import Diagnostics, ExportOptions, LoadOptions
 from ..common import (
+    FREE_JOINT_AXES,
     MAX_DISTANCE,
     format_number,
     format_numbers,
@@ -284,6 +285,7 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
         taken.add(out)
         made.update(_nested_models(out))
         plan.names[name] = out
+    _say_free_joints_made_anew(model, plan, diag)
     _plan_scopes(model, plan, world_H)
     for name, frame in model.frames.items():
         if name in plan.skip_frames:  # (the world attachment's frame: no frame of the model written)
@@ -352,6 +354,32 @@ def _free_chain_note(model: Model, plan: _Plan, name: str, out: str) -> str:
         return ""
     old = [*info.get("links", []), *info.get("joints", [])]
     return (f"; its free joint is read back named after '{out}', not as " + ", ".join(f"'{n}'" for n in old))
+
+
+def _say_free_joints_made_anew(model: Model, plan: _Plan, diag: Diagnostics) -> None:
+    """SDF names no joint for a link joined to nothing: its reader joins such a link to the model's base by six
+    joints named after the link (`<link>_free_x` ...), translating along that base's axes.  A free body whose
+    chain has other names (MJCF's `<freejoint name>`), or hangs from a world link that is written as SDF's world
+    while no moving joint makes the reader's base a world link again (an MJCF scene: read back from one of its
+    bodies, such as a table, and along that body's axes), comes back as another chain: said, with every name
+    of it.  A renamed link's chain is said by its rename warning."""
+    world_base = any(j.dofs and j.parent == plan.world_link and j.name not in plan.skip_joints
+                     for j in (*model.joints.values(), *plan.extra_joints))  # the reader's base is 'world' again
+    said = []
+    for link, info, _ in intact_free_chains(model):
+        if plan.names.get(link) != link:
+            continue
+        base = info.get("base")
+        same_base = plan.names.get(base) == base or (base == plan.world_link and world_base)
+        if same_base and info["joints"] == [f"{link}_free_{a}" for a, _, _ in FREE_JOINT_AXES]:
+            continue
+        names = ", ".join(f"'{n}'" for n in (*info["joints"], *info.get("links", [])))
+        said.append(f"'{link}' ({names}; from '{base}')")
+    if said:
+        diag.warn(f"{len(said)} free body(ies) written as SDF links joined to no joint, whose joints SDF does not "
+                  "name: read back, each is joined to the model's base link by six new joints named after the link "
+                  f"('<link>_free_x' ... '<link>_free_roll', along that link's axes), not by its chain as here: "
+                  f"{listed(said, 10, '; ')}")
 
 
 def _nested_models(name: str) -> list[str]:
