@@ -146,6 +146,16 @@ FREE_JOINT_AXES = (("x", JointType.PRISMATIC, 0), ("y", JointType.PRISMATIC, 1),
                    ("yaw", JointType.REVOLUTE, 2), ("pitch", JointType.REVOLUTE, 1), ("roll", JointType.REVOLUTE, 0))
 
 
+def free_chain_names(prefix: str) -> tuple[list[str], list[str]]:
+    """The six joints and five massless links of a free chain whose free joint is named `prefix`."""
+    return [f"{prefix}_{a}" for a, _, _ in FREE_JOINT_AXES], [f"{prefix}_link{k}" for k in range(1, 6)]
+
+
+def default_free_prefix(link: str) -> str:
+    """The free joint's name where the file gives none (SDF never does): the chain is named after the link."""
+    return f"{link}_free"
+
+
 def free_chain(model: Model, base: str, link: str, base_H_link: np.ndarray, prefix: str | None = None) -> dict:
     """Join `link` to `base` by six 1-DOF joints (FREE_JOINT_AXES) through five massless links, so that a body
     that moves freely is in the tree; all zero is the link's initial pose.  Names start with `prefix` (the
@@ -153,21 +163,19 @@ def free_chain(model: Model, base: str, link: str, base_H_link: np.ndarray, pref
     entry that exporters use to write the body free again."""
 
     def taken(p: str) -> bool:
-        names = [f"{p}_{a}" for a, _, _ in FREE_JOINT_AXES] + [f"{p}_link{k}" for k in range(1, 6)]
-        return any(n in model.joints or model.has_frame(n) or n in model.sensors for n in names)
+        joints, links = free_chain_names(p)
+        return any(n in model.joints or model.has_frame(n) or n in model.sensors for n in (*joints, *links))
 
-    prefix = unique_name(prefix or f"{link}_free", taken)
+    prefix = unique_name(prefix or default_free_prefix(link), taken)
+    names, middle = free_chain_names(prefix)
     axes_in_link = base_H_link[:3, :3].T  # column i: base axis i in the link's (and the chain's) axes
-    chain = [base] + [f"{prefix}_link{k}" for k in range(1, 6)] + [link]
-    joints = []
-    for k, (suffix, kind, axis) in enumerate(FREE_JOINT_AXES):
+    chain = [base, *middle, link]
+    for k, ((_, kind, axis), name) in enumerate(zip(FREE_JOINT_AXES, names)):
         if k > 0:
             model.links[chain[k]] = Link(chain[k], Inertia(0.0))
-        name = f"{prefix}_{suffix}"
         rest = base_H_link if k == 0 else np.eye(4)
         model.joints[name] = Joint(name, kind, chain[k], chain[k + 1], rest, axis=axes_in_link[:, axis].copy())
-        joints.append(name)
-    return {"base": base, "joints": joints, "links": chain[1:-1]}
+    return {"base": base, "joints": names, "links": middle}
 
 
 def intact_free_chains(model: Model) -> Iterator[tuple[str, dict, list[Joint]]]:

@@ -39,10 +39,11 @@ from ...model.transforms import inverse, make_transform, matrix_to_rpy
 from ...model.validation import check_inertia, validate
 from ..base import Diagnostics, ExportOptions, LoadOptions
 from ..common import (
-    FREE_JOINT_AXES,
     MAX_DISTANCE,
+    default_free_prefix,
     format_number,
     format_numbers,
+    free_chain_names,
     inertia_six,
     intact_free_chains,
     report_frame_joints,
@@ -371,7 +372,7 @@ def _say_free_joints_made_anew(model: Model, plan: _Plan, diag: Diagnostics) -> 
             continue
         base = info.get("base")
         same_base = plan.names.get(base) == base or (base == plan.world_link and world_base)
-        if same_base and info["joints"] == [f"{link}_free_{a}" for a, _, _ in FREE_JOINT_AXES]:
+        if same_base and info["joints"] == free_chain_names(default_free_prefix(link))[0]:
             continue
         names = ", ".join(f"'{n}'" for n in (*info["joints"], *info.get("links", [])))
         said.append(f"'{link}' ({names}; from '{base}')")
