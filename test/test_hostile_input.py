@@ -152,6 +152,23 @@ def test_mass_times_com_overflow_is_refused_when_exporting_json():
         export_model(model, "json")
 
 
+@pytest.mark.parametrize("far", ["1e155", "1e300"])
+def test_a_massless_link_far_from_its_centre_of_mass_exports_to_json(far):
+    # Found by fuzzing (seed 7): mass 0 times a squared distance that overflows is 0 * inf = NaN, and the
+    # JSON export refused a sound model. A massless body's parallel-axis term is zero at any distance,
+    # so its tensor about the origin is its tensor about the COM (here zero), and the COM comes back.
+    massless = (f'<inertial><origin xyz="0 {far} 0"/><mass value="0"/>'
+                '<inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial>')
+    model = load_model(robot(inertial_a=massless))
+    np.testing.assert_array_equal(model.links["a"].inertia.about_origin(), np.zeros((3, 3)))
+    doc = json.loads(export_model(model, "json"))
+    (entry,) = [link for link in doc["links"] if link["name"] == "a"]
+    assert entry["inertia"]["rotational_inertia_wrt_frame_origin"] == [[0, 0, 0]] * 3
+    back = load_model(json.dumps(doc)).links["a"].inertia
+    assert back.mass == 0.0 and back.com.tolist() == [0.0, float(far), 0.0]
+    np.testing.assert_array_equal(back.inertia, np.zeros((3, 3)))
+
+
 def test_skel_shape_inertia_overflow_is_an_error():
     # a radius of 1e200 on a body with a mass and no moment of inertia: was OverflowError
     text = ('<skel><world name="w"><skeleton name="s">\n<body name="b">\n<inertia><mass>1</mass></inertia>\n'

@@ -488,6 +488,19 @@ def test_an_automatic_inertia_beyond_a_double_is_refused_at_its_inertial(size, p
     assert e.value.line == 2
 
 
+def test_a_massless_collision_far_away_adds_nothing_to_an_automatic_inertia():
+    """A zero-volume box weighs nothing wherever it is; its squared distance from the centre of mass overflowed
+    past ~1e154 m and 0 * inf = NaN made the link refused as beyond a double (the same rule as the massless
+    parts of a reduction). The inertia is the one of the other collision alone, a 1 m cube of 1000 kg/m^3."""
+    far = ('<sdf version="1.11"><model name="m"><link name="a">\n<inertial auto="true"/>'
+           '<collision name="c1"><geometry><box><size>1 1 1</size></box></geometry></collision>'
+           '<collision name="c2"><pose>0 1e155 0 0 0 0</pose><geometry><box><size>0 0 0</size></box></geometry>'
+           '</collision></link></model></sdf>')
+    inertia = load_model(far, format="sdf").links["a"].inertia
+    assert inertia.mass == 1000.0 and not np.any(inertia.com)
+    np.testing.assert_allclose(inertia.inertia, np.eye(3) * 1000.0 / 6.0, rtol=1e-15)  # m (a^2 + a^2) / 12
+
+
 def test_a_sensor_of_a_link_renamed_into_a_nested_model_is_warned_about(tmp_path: Path) -> None:
     """Found by the fuzzer: a link named '::' (SDF 1.7 accepts it) is written as 'link::link', in a nested model;
     its sensor 'camera' then comes back as 'link::camera', and only the link's rename was warned about."""

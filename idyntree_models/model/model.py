@@ -72,9 +72,17 @@ class Inertia(Record):
 
 
 def _steiner(inertia: np.ndarray, mass: float, c: np.ndarray, sign: float) -> np.ndarray:
-    """inertia + sign * mass * (|c|^2 I - c c^T), overflowing to inf/nan quietly (no numpy warning)."""
+    """inertia + sign * mass * (|c|^2 I - c c^T), overflowing to inf quietly (no numpy warning).
+
+    A massless body's shift term is zero however far its centre of mass lies: past ~1e154 m the squared
+    distance overflows and 0 * inf would make the tensor NaN, so a JSON export refused a sound model.
+    The zeros are kept as computed where finite, so every other tensor is bit for bit what it was.
+    """
     with np.errstate(over="ignore", invalid="ignore"):
-        return inertia + sign * mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
+        shift = sign * mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
+    if mass == 0.0:
+        shift[np.isnan(shift)] = 0.0
+    return inertia + shift
 
 
 @record

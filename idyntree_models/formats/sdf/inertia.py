@@ -58,6 +58,9 @@ def combine(parts: list[tuple[float, np.ndarray, np.ndarray]]) -> Inertia:
     total = np.zeros((3, 3))
     for m, t, i in parts:
         rot = t[:3, :3]
+        if m == 0.0:  # a massless part shifts nothing, however far (0 * inf would be NaN)
+            total += rot @ i @ rot.T
+            continue
         d = t[:3, 3] - com
         total += rot @ i @ rot.T + m * (float(d @ d) * np.eye(3) - np.outer(d, d))
     return Inertia(mass, com, total)
