@@ -771,6 +771,70 @@ def test_a_plane_in_a_static_body_is_left_out_as_before():
     assert any("1 geom(s) of a type we do not hold (plane" in w for w in warnings), warnings
 
 
+@pytest.mark.parametrize("geom, message", [
+    ('type="sphere" size="0"', "sphere geom: its radius (size[0]) is 0"),
+    ('type="sphere"', "sphere geom: its radius (size[0]) is 0"),  # (MuJoCo's default size is 0 0 0)
+    ('type="box" size="1 1 -1"', "box geom: its z half-size (size[2]) is -1"),
+    ('type="capsule" size="0.1 -1"', "capsule geom: its half-length (size[1]) is -1"),
+    ('type="cylinder" size="-0.1" fromto="0 0 0 0 0 1"', "cylinder geom: its radius (size[0]) is -0.1"),
+    ('type="ellipsoid" size="0.1 0 0.3"', "ellipsoid geom: its y radius (size[1]) is 0"),
+    ('type="box" size="-0.1" fromto="0 0 0 0 0 1"', "box geom: its x half-size (size[0]) is -0.1"),
+])
+def test_a_geom_size_that_is_not_positive_is_refused_at_its_line(geom, message):
+    """Found by fuzzing (seed 7): a negative or zero radius, length or half-size was read as given, and went
+    out to every format (the JSON export refused it, URDF wrote it). MuJoCo refuses each (checked here)."""
+    text = _one_body(f"<geom {geom}/>")
+    with pytest.raises(ValueError, match="must be positive"):
+        mujoco.MjModel.from_xml_string(text)
+    with pytest.raises(ModelError, match=re.escape(message)) as e:
+        load_model(text, format="mjcf")
+    assert e.value.line == 5
+
+
+def test_a_plane_without_grid_spacing_is_refused_and_the_sizes_mujoco_does_not_use_are_not_judged():
+    plane = ('<mujoco>\n<worldbody>\n<geom type="plane" size="1 1 0"/>\n<body name="a"><joint name="j"/>'
+             '<geom size="0.1"/></body></worldbody></mujoco>')
+    with pytest.raises(ValueError, match="plane size"):
+        mujoco.MjModel.from_xml_string(plane)
+    with pytest.raises(ModelError, match=re.escape("plane geom: size[2], its grid spacing, is 0")) as e:
+        load_model(plane, format="mjcf")
+    assert e.value.line == 3
+    # the controls: an infinite plane (0 0 spacing), sizes past the ones a type uses, a primitive fitted to a mesh
+    fine = _one_body('<geom type="sphere" size="0.1 -5 -5"/><geom type="capsule" size="0.1 -3" fromto="0 0 0 0 0 1"/>'
+                     '<geom type="box" size="-1" mesh="m"/>').replace(
+        "<worldbody>", '<asset><mesh name="m" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/></asset>\n<worldbody>\n'
+                       '<geom type="plane" size="0 0 1"/>')
+    m = mujoco.MjModel.from_xml_string(fine)
+    assert m.ngeom == 4
+    model = load_model(fine, format="mjcf")
+    assert [s.kind for s in model.links["a"].visuals] == ["sphere", "capsule"]
+
+
+def test_shapes_whose_size_mujoco_refuses_are_left_out_of_the_export_and_said():
+    """URDF and SDF readers take a zero or negative size (urdfdom does); the MJCF export wrote it, and MuJoCo
+    refused the whole file. Those shapes are now left out, each named in one warning, as unreadable meshes are."""
+    urdf = """<robot name="r">
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><sphere radius="0"/></geometry></visual>
+    <visual><geometry><sphere radius="0.2"/></geometry></visual>
+    <collision><geometry><box size="1 -1 1"/></geometry></collision>
+    <visual><geometry><cylinder radius="0.1" length="0"/></geometry></visual>
+  </link>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"""
+    warnings: list[str] = []
+    text = export_model(load_model(urdf), "mjcf", warnings=warnings)
+    m = mujoco.MjModel.from_xml_string(text)
+    assert m.ngeom == 1 and m.geom_size[0][0] == 0.2
+    said = [w for w in warnings if "left out, because MuJoCo refuses a geom size that is not positive" in w]
+    assert len(said) == 1
+    for shape in ("visual sphere of link 'a' (radius 0)", "visual cylinder of link 'a' (half-length 0)",
+                  "collision box of link 'a' (y half-size -0.5)"):
+        assert shape in said[0]
+
+
 def test_sensors_that_would_share_a_name_are_all_read() -> None:
     """Unnamed sensors take their site's name: an accelerometer and a gyro on one site were one sensor, the
     gyro replacing the accelerometer without a word. MuJoCo keeps both."""

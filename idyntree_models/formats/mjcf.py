@@ -181,6 +181,7 @@ class _Exporter:
                             why="the base has a free joint (mjcf_free_joint)" if fixed is not None else "")
         self.meshes: dict[tuple[str, tuple[float, ...]], str] = {}
         self.missing_meshes: list[str] = []
+        self.unsized: list[str] = []  # primitive shapes with a size MuJoCo refuses (not positive): left out
         self.unbalanced: list[str] = []
         self.unlimited: list[str] = []  # joints whose limits MuJoCo would not take as limits (see _joint)
         self.geom_names: set[str] = set()
@@ -235,6 +236,10 @@ class _Exporter:
                 "mesh file it cannot read (not found, or not OBJ, MSH or binary STL): "
                 + ", ".join(sorted(set(self.missing_meshes))[:10])
             )
+        if self.unsized:
+            self.diag.warn(f"MJCF: {len(self.unsized)} geometry(ies) left out, because MuJoCo refuses a geom size that "
+                           "is not positive (URDF and SDF readers take one): " + ", ".join(self.unsized[:10])
+                           + (", ..." if len(self.unsized) > 10 else ""))
         if self.renamed_geoms:
             self.diag.warn(f"MJCF: {len(self.renamed_geoms)} geom name(s) that another shape has too, written "
                            f"with the link's name before them (MuJoCo's names are unique in the model): "
@@ -440,6 +445,12 @@ class _Exporter:
         else:
             self.diag.warn(f"MJCF: link '{link}': a {shape.kind} {kind} geometry left out (MuJoCo has no {shape.kind})")
             return
+        if attrs["type"] in _SIZES_USED:
+            sizes = [float(v) for v in attrs["size"].split()]
+            bad = [f"{what} {v:g}" for what, v in zip(_SIZES_USED[attrs["type"]], sizes) if not v > 0.0]
+            if bad:
+                self.unsized.append(f"{kind} {shape.kind} of link '{link}' ({', '.join(bad)})")
+                return
         name = shape.name
         if name:  # (MuJoCo's geom names are the model's, where ours are a link's)
             if name in self.geom_names:
@@ -1197,6 +1208,15 @@ class _Importer:
         if not np.all(np.abs(doubled) <= _MAX_HALF_SIZE):  # the model holds these as full sizes (lengths)
             raise self.r.error(el, f"{kind} geom size beyond the range of a double (its full size, twice the "
                                    "half-size MJCF gives, would overflow)")
+        if not _fitted(kind, a):  # (a geom fitted to a mesh takes the mesh's size instead)
+            if kind == "plane" and not size[2] > 0.0:
+                raise self.r.error(el, f"plane geom: size[2], its grid spacing, is {size[2]:g}; MuJoCo refuses a "
+                                       "plane whose spacing is not positive (the first two may be 0: infinite)")
+            for i, what in enumerate(_SIZES_USED.get(kind, ())):
+                if not size[i] > 0.0:  # (a negative radius or length was kept, and written out to every format)
+                    given = "half the length of its fromto" if _fromto(kind, a, i) else f"size[{i}]"
+                    raise self.r.error(el, f"{kind} geom: its {what} ({given}) is {size[i]:g}; MuJoCo refuses a geom "
+                                           "size that is not positive")
         return kind, size
 
     def _shape(self, link: Link, el, a: dict, pose: np.ndarray) -> None:
@@ -1509,6 +1529,10 @@ _MAX_HALF_SIZE = 0.5 * np.finfo(float).max
 
 
 _GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh", "sdf")
+# how many of a geom's sizes MuJoCo's compiler uses and requires positive (a plane's third, its grid spacing,
+# is checked on its own; a mesh, height field or sdf takes its size from its asset)
+_SIZES_USED = {"sphere": ("radius",), "capsule": ("radius", "half-length"), "cylinder": ("radius", "half-length"),
+               "ellipsoid": ("x radius", "y radius", "z radius"), "box": ("x half-size", "y half-size", "z half-size")}
 
 
 def _keyword(r: XmlReader, el: etree._Element, a: dict, key: str, allowed: tuple[str, ...], default: str) -> str:
@@ -1534,6 +1558,11 @@ def _integer(r: XmlReader, el: etree._Element, a: dict, key: str, default: int) 
         return int(raw)
     except ValueError:
         raise r.error(el, f"{key}=\"{raw}\" is not an integer (MuJoCo refuses it)") from None
+
+
+def _fromto(kind: str, a: dict, i: int) -> bool:
+    """Whether size[i] of a geom is the half-length its fromto gives rather than its own size."""
+    return "fromto" in a and i == (1 if kind in ("capsule", "cylinder") else 2 if kind in ("box", "ellipsoid") else -1)
 
 
 def _fitted(kind: str, a: dict) -> bool:
