@@ -9,6 +9,9 @@ export loads back to the same model, and from which a reduced model, a folded lo
 poses (fuzzing.check_derived) come out valid or as a ModelError; a numpy RuntimeWarning on the way
 counts as a crash.
 Prints one table; inputs that break the invariant are saved with --save and make the exit code 1.
+An export's refusal keeps the invariant, but a refusal of a sound model is a bug too (seed 7 found a JSON
+export refusing a massless link far from its centre of mass): --refusals DIR lists every kind of refusal
+with one input that gave it, to be read by a person.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import logging
 import random
+import re
 import sys
 import time
 import traceback
@@ -36,12 +40,14 @@ def main() -> int:
     parser.add_argument("--save", type=Path, help="directory for the inputs that break the invariant")
     parser.add_argument("--formats", default=",".join(FORMATS))
     parser.add_argument("--targets", default=",".join(EXPORTS), help="export formats to check")
+    parser.add_argument("--refusals", type=Path, help="directory for one input of each kind of export refusal")
     args = parser.parse_args()
     logging.disable(logging.WARNING)  # the loaders' warnings are expected by the thousand
     warnings.simplefilter("error", RuntimeWarning)  # as in test_fuzz: numpy's overflow warning is a crash here
     rows = []
     failures = 0
     targets = tuple(args.targets.split(","))
+    refusals: dict[str, tuple[int, str, str]] = {}
     for fmt in args.formats.split(","):
         rng = random.Random(f"{args.seed}:{fmt}")
         pick = Picker(rng.choice, rng.randint)
@@ -72,16 +78,41 @@ def main() -> int:
                 continue
             counts["loaded"] += 1
             for target in targets:
-                counts["exports reloaded" if outcome.exports[target] == "ok" else "exports refused"] += 1
+                result = outcome.exports[target]
+                counts["exports reloaded" if result == "ok" else "exports refused"] += 1
+                if result != "ok" and args.refusals:
+                    kind = f"{fmt} -> {target}: {_kind(result)}"
+                    n, first, why = refusals.get(kind, (0, text, result))
+                    refusals[kind] = (n + 1, first, why)
         seconds = time.perf_counter() - start
         rows.append([fmt, len(corpus), counts["cases"], counts["clean errors"], counts["loaded"],
                      counts["exports reloaded"], counts["exports refused"], counts["crash"], counts["violation"],
                      f"{seconds:.0f}"])
         for what, n in kinds.most_common(10):
             print(f"  {fmt}: {n} x {what}", file=sys.stderr)
+    if args.refusals:
+        _save_refusals(args.refusals, refusals)
     print(table(rows, ["format", "seeds", "cases", "clean ModelError", "loaded", "exports reloaded",
                        "exports refused (ModelError)", "crashes", "invariant violations", "seconds"]))
     return 1 if failures else 0
+
+
+def _kind(reason: str) -> str:
+    """A refusal's reason without its names, numbers and lines, so that one kind is listed once."""
+    reason = re.sub(r"'[^']*'", "'_'", reason)
+    reason = re.sub(r"<[^<>]*>", "<_>", reason)
+    return re.sub(r"[-+]?\d[\d.e+-]*", "N", reason)[:240]
+
+
+def _save_refusals(where: Path, refusals: dict[str, tuple[int, str, str]]) -> None:
+    where.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for i, (kind, (n, text, reason)) in enumerate(sorted(refusals.items(), key=lambda kv: -kv[1][0])):
+        ext = {"idyntree-model-json": "json"}.get(kind.split(" ")[0], kind.split(" ")[0])
+        (where / f"{i:03d}.{ext}").write_text(text, encoding="utf-8", errors="surrogatepass")
+        lines.append(f"{i:03d} ({n} x) {kind}\n    e.g. {reason}")
+    (where / "index.txt").write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
+    print(f"{len(refusals)} kinds of export refusal: {where / 'index.txt'}", file=sys.stderr)
 
 
 if __name__ == "__main__":
