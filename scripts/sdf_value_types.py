@@ -4,7 +4,9 @@
 
 The description files (Debian libsdformat-dev) give each element its value type; libsdformat refuses a file
 whose element holds a value of the wrong type.  The reader checks the same (document.check_values), by the
-element and its parent's tag, for the types that are numbers or booleans.
+element and its parent's tag, for the types that are numbers or booleans.  They also say which elements are
+required (required="1"): libsdformat refuses such an element whose value is empty ("Empty string used when
+setting a required parameter"), where an optional one takes its default; REQUIRED_VALUES lists them.
 """
 
 from __future__ import annotations
@@ -18,15 +20,18 @@ CHECKED = {"double": "double", "float": "double", "int": "int", "unsigned int": 
            "vector3": "vector3", "vector2d": "vector2", "color": "color", "time": "time"}
 
 
-def walk(spec: Path, el: etree._Element, parent: str | None, out: dict, seen: set) -> None:
-    """Record (parent tag, tag) -> type for `el` and what it holds, following <include filename>."""
+def walk(spec: Path, el: etree._Element, parent: str | None, out: dict, seen: set, required: dict,
+         grandparent: str | None = None) -> None:
+    """Record (parent tag, tag) -> type for `el` and what it holds, following <include filename>, and in
+    `required` whether each definition of (grandparent tag, parent tag, tag) is required="1"."""
     name = el.get("name")
     kind = CHECKED.get(el.get("type") or "", "text")  # (text: a string, a pose, ... not checked as a number)
     if el.get("type") and parent and name and name != "__default__":
         out.setdefault((parent, name), set()).add(kind)
+        required.setdefault((grandparent or "", parent, name), []).append(el.get("required") == "1")
     for child in el:
         if child.tag == "element":
-            walk(spec, child, name, out, seen)
+            walk(spec, child, name, out, seen, required, parent)
         elif child.tag == "include":
             key = (name, child.get("filename"))
             if key in seen:
@@ -34,13 +39,14 @@ def walk(spec: Path, el: etree._Element, parent: str | None, out: dict, seen: se
             seen.add(key)
             path = spec / child.get("filename")
             if path.is_file():  # (libsdformat 12 ships sensor.sdf naming a navsat.sdf it does not have)
-                walk(spec, etree.parse(str(path)).getroot(), name, out, seen)
+                walk(spec, etree.parse(str(path)).getroot(), name, out, seen, required, parent)
 
 
 def main() -> None:
     spec = Path(sys.argv[1] if len(sys.argv) > 1 else "/usr/share/sdformat12/1.9")
     out: dict[tuple[str, str], set[str]] = {}
-    walk(spec, etree.parse(str(spec / "root.sdf")).getroot(), None, out, set())
+    required: dict[tuple[str, str, str], list[bool]] = {}
+    walk(spec, etree.parse(str(spec / "root.sdf")).getroot(), None, out, set(), required)
     print('"""The value type of each SDFormat element that holds a value, by its parent\'s tag and its own ("text": a')
     print("string, a pose or another type not checked as numbers).")
     print()
@@ -51,6 +57,22 @@ def main() -> None:
     for (parent, tag), kinds in sorted(out.items()):
         print(f"    ({parent!r}, {tag!r}): {tuple(sorted(kinds))!r},")
     print("}")
+    print()
+    pairs: dict[tuple[str, str], list[bool]] = {}
+    for (_, parent, tag), flags in required.items():
+        pairs.setdefault((parent, tag), []).extend(flags)
+    print("# elements whose value libsdformat refuses empty: required=\"1\" wherever (parent tag, tag) is defined")
+    print("REQUIRED_VALUES: frozenset[tuple[str, str]] = frozenset({")
+    for key, flags in sorted(pairs.items()):
+        if all(flags):
+            print(f"    {key!r},")
+    print("})")
+    print("# and those required in some parents of that tag only: (grandparent tag, parent tag, tag)")
+    print("REQUIRED_VALUES_IN: frozenset[tuple[str, str, str]] = frozenset({")
+    for (grandparent, parent, tag), flags in sorted(required.items()):
+        if all(flags) and not all(pairs[parent, tag]):
+            print(f"    {(grandparent, parent, tag)!r},")
+    print("})")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ names or values SDF reserves or cannot hold.  Each must give a ModelError naming
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from idyntree_models.api import export_model, load_model
+from idyntree_models.api import export_model, load_model, save_model
 from idyntree_models.errors import ModelError
 from idyntree_models.formats.sdf import uris
 from idyntree_models.model.kinematics import Kinematics
@@ -528,3 +529,76 @@ def test_of_two_bad_inertia_moments_the_first_in_ixx_ixy_ixz_iyy_iyz_izz_order_i
             '<izz>bad_z<x/></izz>\n<ixx>bad_x<x/></ixx></inertia></inertial></link></model></sdf>')
     with pytest.raises(ModelError, match=r"line 3: <ixx>: <ixx> value must be numbers, got 'bad_x'"):
         load_model(text, "sdf")
+
+
+# -- empty values of required elements: libsdformat refuses them ----------------------------------------------
+_GEOMETRY = '<link name="a"><visual name="v"><geometry>{}</geometry></visual></link>'
+_JOINT = '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent>a</parent><child>b</child>{}</joint>'
+_EMPTY_REQUIRED = [
+    (_GEOMETRY.format("<box><size></size></box>"), "<size> of <box> is empty"),
+    (_GEOMETRY.format("<sphere><radius> </radius></sphere>"), "<radius> of <sphere> is empty"),
+    (_GEOMETRY.format("<cylinder><radius>1</radius><length/></cylinder>"), "<length> of <cylinder> is empty"),
+    (_GEOMETRY.format("<mesh><uri></uri></mesh>"), "<uri> of <mesh> is empty"),
+    ('<link name="a"><inertial><mass>1</mass><inertia><ixx></ixx></inertia></inertial></link>', "<ixx> of <inertia> is empty"),
+    (_JOINT.format("<axis><xyz></xyz></axis>"), "<xyz> of <axis> is empty"),
+    (_JOINT.format("<axis><xyz>0 0 1</xyz><limit><lower></lower></limit></axis>"), "<lower> of <limit> is empty"),
+    ('<link name="a"/><link name="b"/><joint name="j" type="fixed"><parent>a</parent><child></child></joint>',
+     "<child> of <joint> is empty"),
+]
+# the controls: empty optional elements take their default, in libsdformat and here
+_EMPTY_OPTIONAL = [
+    '<link name="a"><inertial><mass></mass></inertial></link>',
+    '<link name="a"><pose></pose></link>',
+    _GEOMETRY.format("<mesh><uri>a.stl</uri><scale></scale></mesh>"),
+    _JOINT.format("<axis><xyz>0 0 1</xyz><dynamics><damping></damping></dynamics></axis>"),
+    _JOINT.format("<axis><xyz>0 0 1</xyz></axis><axis2><xyz>1 0 0</xyz><limit><lower></lower></limit></axis2>")
+    .replace('type="revolute"', 'type="universal"'),
+]
+
+
+def _libsdformat_accepts(text: str, tmp_path: Path) -> bool | None:
+    """`ign sdf -k` on the text (None where ignition-tools is not installed)."""
+    if shutil.which("ign") is None:
+        return None
+    path = tmp_path / "case.sdf"
+    path.write_text(text)
+    done = subprocess.run(["ign", "sdf", "-k", str(path)], capture_output=True, text=True, timeout=120)
+    return done.returncode == 0 and "Valid" in done.stdout and "Error" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("body, message", _EMPTY_REQUIRED)
+def test_an_empty_value_of_a_required_element_is_refused_at_its_line(body, message, tmp_path):
+    """Read with the element's default, an empty <size> was a 1 m box, an empty <uri> a mesh with no file, an empty
+    <ixx> a unit moment: models of files libsdformat refuses ("Empty string used when setting a required
+    parameter", checked here where ignition-tools is installed)."""
+    text = _model(body)
+    assert _libsdformat_accepts(text, tmp_path) in (False, None)
+    e = _refused(text, re.escape(message))
+    assert e.line == 4
+
+
+@pytest.mark.parametrize("body", _EMPTY_OPTIONAL)
+def test_an_empty_value_of_an_optional_element_takes_its_default(body, tmp_path):
+    text = _model(body)
+    assert _libsdformat_accepts(text, tmp_path) in (True, None)
+    load_model(text, format="sdf")
+
+
+def test_a_mesh_without_uri_is_read_as_libsdformat_reads_it_and_written_back_valid(tmp_path):
+    """libsdformat reads a <mesh> without <uri> as the specification's default, '__default__'. We read it so too, with
+    a warning; it was '' and written back as an empty <uri>, which libsdformat refuses."""
+    src = tmp_path / "m.sdf"
+    src.write_text(_model(_GEOMETRY.format("<mesh></mesh>")))
+    warnings: list[str] = []
+    model = load_model(src, warnings=warnings)
+    assert model.links["a"].visuals[0].filename == "__default__"
+    assert any("has no <uri>" in w and "'__default__'" in w for w in warnings), warnings
+    out = tmp_path / "out" / "m.sdf"
+    out.parent.mkdir()
+    save_model(model, out)
+    assert "<uri>__default__</uri>" in out.read_text()  # a name, not a path to rebase
+    assert _libsdformat_accepts(out.read_text(), tmp_path) in (True, None)
+    assert load_model(out).links["a"].visuals[0].filename == "__default__"
+    model.links["a"].visuals[0].filename = ""  # (no reader makes one; the API can)
+    with pytest.raises(ModelError, match="mesh file name is empty, and libsdformat refuses an empty <uri>"):
+        export_model(model, "sdf")

@@ -43,7 +43,7 @@ def _parse(uri: str) -> _Ref:
         prefix = f"{scheme}://"
         if uri.startswith(prefix):
             return _Ref(scheme, uri[len(prefix):])
-    if "://" in uri:
+    if "://" in uri or uri == "__default__":  # (libsdformat's value of a <mesh> without <uri>: a name, not a path)
         return _Ref("other", uri)
     if os.path.isabs(uri):
         return _Ref("file", uri)

@@ -21,7 +21,7 @@ from ..base import Diagnostics
 from ..common import remembered_transform
 from ..numbers import MAX_NUMBER_CHARS
 from ..xmlutil import XmlReader, find_child, find_children, parse_xml
-from .value_types import VALUE_TYPES
+from .value_types import REQUIRED_VALUES, REQUIRED_VALUES_IN, VALUE_TYPES
 
 MIN_VERSION = (1, 4)
 MAX_VERSION = (1, 11)
@@ -265,8 +265,10 @@ _NEWER = {"screw_thread_pitch": ("double",), "density": ("double",), "radii": ("
 _UNIFORM = {tag: next(iter(set(by.values()))) for tag, by in _TYPES.items() if len(set(by.values())) == 1}
 _UNIFORM.update((tag, kinds) for tag, kinds in _NEWER.items() if tag not in _TYPES)
 _TEXT = ("text",)
-_CHECKED_TAGS = (*(t for t, by in _TYPES.items() if set(by.values()) != {_TEXT}), *(t for t in _NEWER if t not in _TYPES),
-                 "pose")
+# tags of elements libsdformat refuses empty (in some parent), looked at even where their value is text
+_REQUIRED_TAGS = frozenset(t for _, t in REQUIRED_VALUES) | frozenset(t for _, _, t in REQUIRED_VALUES_IN)
+_CHECKED_TAGS = tuple(dict.fromkeys((*(t for t, by in _TYPES.items() if set(by.values()) != {_TEXT}),
+                                     *(t for t in _NEWER if t not in _TYPES), "pose", *sorted(_REQUIRED_TAGS))))
 _COUNTS = {"double": (1,), "int": (1,), "unsigned": (1,), "vector3": (3,), "vector2": (2,), "color": (3, 4),
            "time": (1, 2)}
 _NAMESPACED = etree.XPath("//*[namespace-uri()]")  # (a union with //plugin costs twice as much as both apart)
@@ -302,6 +304,20 @@ def _check_value(r: XmlReader, el: etree._Element, raw: str, kind: str) -> None:
         raise r.error(el, f"<{el.tag}> must not be negative, got {raw}")
 
 
+def _check_not_required(r: XmlReader, el: etree._Element) -> None:
+    """Refuse an empty element that the specification requires: libsdformat does ("Empty string used when setting
+    a required parameter"), where an optional one takes its default.  Read with the default, an empty <size>
+    was a 1 m box and an empty <uri> a mesh without a file, in a file libsdformat does not load."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    grandparent = parent.getparent()
+    if (parent.tag, el.tag) in REQUIRED_VALUES or (
+            grandparent is not None and (grandparent.tag, parent.tag, el.tag) in REQUIRED_VALUES_IN):
+        raise r.error(el, f"<{el.tag}> of <{parent.tag}> is empty: the specification requires its value, and "
+                          "libsdformat refuses an empty one (it takes no default for it)")
+
+
 def check_values(r: XmlReader, root: etree._Element) -> None:
     """Reject malformed values anywhere in the model, as libsdformat does, not only in what we use."""
     skipped: set[etree._Element] = set()  # inside a <plugin> or a foreign namespace: not SDFormat's values
@@ -320,12 +336,14 @@ def check_values(r: XmlReader, root: etree._Element) -> None:
         if el in skipped:
             continue
         raw = el.text  # (r.text, spelled out: a call per element was a tenth of this loop)
-        if raw is None or len(el):
+        if len(el):
             continue
-        raw = raw.strip()
-        if not raw:
-            continue
+        raw = raw.strip() if raw is not None else ""
         tag = el.tag
+        if not raw:
+            if tag in _REQUIRED_TAGS:
+                _check_not_required(r, el)
+            continue
         if tag == "pose":
             read_pose(r, el, (1, 11), check_only=True)  # remembered by element, for the frame graph
             continue

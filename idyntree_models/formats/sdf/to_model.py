@@ -93,6 +93,9 @@ _INERTIA_INDEX = {k: i for i, k in enumerate(INERTIA_KEYS)}
 _make_link, _make_inertia, _make_joint, _make_link_sensor = map(maker, (Link, Inertia, Joint, LinkSensor))
 
 
+NO_MESH_URI = "__default__"  # libsdformat's value of a <mesh> without <uri> (the specification's default)
+
+
 def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None = None) -> Model:
     """The tree model of a resolved SDF model (raises ModelError where SDF allows what a tree does not)."""
     options = options or LoadOptions()
@@ -363,7 +366,10 @@ def _shape(r: XmlReader, el: etree._Element, link: str, scope: Scope, diag: Diag
         uri = values.get("uri")
         scale_el = values.get("scale")
         scale = r.floats_text(scale_el, 3) if scale_el is not None and r.text(scale_el) else np.ones(3)
-        shape = Mesh(pose, name, filename=(r.text(uri) if uri is not None else "") or "", scale=scale)
+        if uri is None:  # (an empty one is refused by check_values, as libsdformat does)
+            diag.warn(f"{diag.at(g)}: <mesh> of <{el.tag}> '{name}' of link '{link}' has no <uri>: read as libsdformat "
+                      f"reads it, as its default '{NO_MESH_URI}', which names no file")
+        shape = Mesh(pose, name, filename=r.text(uri) if uri is not None else NO_MESH_URI, scale=scale)
         if "submesh" in values:
             diag.warn(f"{diag.at(g)}: mesh <submesh> of link '{link}' ignored (the whole mesh is used)")
     elif g.tag == "empty":

@@ -504,6 +504,9 @@ def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str
     elif isinstance(shape, Ellipsoid):
         _sub(_sub(ge, "ellipsoid"), "radii", format_numbers(shape.radii, what))
     elif isinstance(shape, Mesh):
+        if not shape.filename.strip():
+            raise ModelError(f"{what}: the mesh file name is empty, and libsdformat refuses an empty <uri>",
+                             element=f"link '{link}'")
         c = _sub(ge, "mesh")
         _sub(c, "uri", shape.filename)
         _sub(c, "scale", format_numbers(shape.scale, what))
