@@ -609,7 +609,7 @@ class XmlReader:
         except NumberError as e:
             raise self.number_error(el, raw, what, e) from None
         if n is not None and len(values) != n:
-            raise self.error(el, f"{what} needs {n} numbers, got {len(values)} ('{show(raw.strip())}')")
+            raise self.error(el, f"{what} needs {n} number{'s' * (n != 1)}, got {len(values)} ('{show(raw.strip())}')")
         return values
 
     def number_error(self, el: etree._Element, raw: str, what: str, e: NumberError) -> ModelError:
