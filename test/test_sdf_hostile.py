@@ -522,6 +522,30 @@ def test_a_sensor_of_a_link_renamed_into_a_nested_model_is_warned_about(tmp_path
         assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr
 
 
+def test_a_sensor_renamed_in_a_nested_model_is_warned_about_by_its_model_name(tmp_path: Path) -> None:
+    """Found by fuzzing (seed 20261202): a sensor 'a::b' of a link of nested model 'inner' (SDF 1.7 accepts '::'
+    in a sensor name) is the model's 'inner::a::b'; written as 'a__b', it comes back as 'inner::a__b', and the
+    warning named only 'a::b', which does not say which of several nested models' sensors it was."""
+    from fuzzing import check
+
+    camera = ('<camera><horizontal_fov>1</horizontal_fov><image><width>32</width><height>24</height></image>'
+              '<clip><near>0.1</near><far>10</far></clip></camera>')
+    text = (f'<sdf version="1.7"><model name="m"><link name="base"/><model name="inner"><link name="l">'
+            f'<sensor name="a::b" type="camera">{camera}</sensor></link></model>'
+            '<joint name="j" type="fixed"><parent>base</parent><child>inner::l</child></joint></model></sdf>')
+    check(text, "sdf", ("sdf",))
+    warnings: list[str] = []
+    out = export_model(load_model(text, format="sdf"), "sdf", warnings=warnings)
+    assert any("sensor 'inner::a::b' written as 'a__b' in nested model 'inner', read back as 'inner::a__b'" in w
+               for w in warnings), warnings
+    assert "inner::a__b" in load_model(out, format="sdf").sensors
+    if shutil.which("ign") is not None:
+        path = tmp_path / "out.sdf"
+        path.write_text(out)
+        done = subprocess.run(["ign", "sdf", "-k", str(path)], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr
+
+
 def test_of_two_bad_inertia_moments_the_first_in_ixx_ixy_ixz_iyy_iyz_izz_order_is_reported():
     # values with a child element escape the value check, so the link reader meets them: it reads the
     # moments in libsdformat's order whatever their order in the file

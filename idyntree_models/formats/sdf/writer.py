@@ -549,16 +549,19 @@ def _check_material_colours(m: etree._Element) -> None:
 
 def _sensor_name(s_name: str, out_element: str, plan: _Plan, diag: Diagnostics, shown: str | None = None) -> str:
     """The name a sensor of the written link or joint `out_element` gets: relative to its nested model,
-    renamed (warning about `shown`, by default that relative name) where SDF 1.8+ cannot hold it."""
+    renamed where SDF 1.8+ cannot hold it, with a warning naming `shown` (by default the model's name of
+    the sensor) and the name it is read back as."""
+    full = shown or s_name
     scope = plan.scope_of(out_element)
     if scope and s_name.startswith(scope + "::"):
         s_name = s_name[len(scope) + 2:]
     elif scope:  # its link went into a nested model (a renamed link): the reader scopes the sensor by it
-        diag.warn(f"sensor '{shown or s_name}' is read back as '{scope}::{s_name}' (with its frame): its "
+        diag.warn(f"sensor '{full}' is read back as '{scope}::{s_name}' (with its frame): its "
                   f"{'link' if out_element in plan.names.values() else 'joint'} is written in nested model '{scope}'")
     if "::" in s_name or reserved(s_name) or _padded(s_name):
         new = _flat(s_name, "sensor")
-        diag.warn(f"sensor '{shown or s_name}' written as '{new}': SDF 1.8+ sensor names have no '::', no reserved "
+        where = f" in nested model '{scope}', read back as '{scope}::{new}'" if scope else ""
+        diag.warn(f"sensor '{full}' written as '{new}'{where}: SDF 1.8+ sensor names have no '::', no reserved "
                   "form and no blank or surrounding white space")
         return new
     return s_name
