@@ -626,3 +626,45 @@ def test_a_mesh_without_uri_is_read_as_libsdformat_reads_it_and_written_back_val
     model.links["a"].visuals[0].filename = ""  # (no reader makes one; the API can)
     with pytest.raises(ModelError, match="mesh file name is empty, and libsdformat refuses an empty <uri>"):
         export_model(model, "sdf")
+
+
+# -- what libsdformat refuses that we read (found by bench/fuzz_reference.py, seed 1) -------------------------
+_SPHERE = "<geometry><sphere><radius>1</radius></sphere></geometry>"
+_LIBSDFORMAT_REFUSES = [
+    ('<link name="a"><sensor name="s" type="imu"/><sensor name="s" type="imu"/></link>',
+     "duplicate sensor name 's' in link 'a' (first at line 4)"),
+    ('<link name="a"/><link name="b"/><joint name="j" type="fixed"><parent>a</parent><child>b</child>'
+     '<sensor name="f" type="force_torque"/><sensor name="f" type="force_torque"/></joint>',
+     "duplicate sensor name 'f' in joint 'j'"),
+    (f'<link name="a"><visual>{_SPHERE}</visual></link>', "<visual>: missing required attribute 'name'"),
+    (f'<link name="a"><collision name=" ">{_SPHERE}</collision></link>', "<collision name=' '>: missing required attribute"),
+    ('<link name="a"><light name="l" type="point"><specular>0 -1 0 1</specular></light></link>',
+     "<specular> needs 3 or 4 numbers between 0 and 1 (r g b [a]), got '0 -1 0 1'"),
+]
+
+
+@pytest.mark.parametrize("body, message", _LIBSDFORMAT_REFUSES)
+def test_what_libsdformat_refuses_in_a_model_is_refused_at_its_line(body, message, tmp_path):
+    """Two sensors of one link (or joint) sharing a name were read as two, the second renamed; a visual or collision
+    without a name was read unnamed; a light's colour outside [0, 1] was kept. libsdformat refuses each file."""
+    text = _model(body)
+    assert _libsdformat_accepts(text, tmp_path) in (False, None)
+    e = _refused(text, re.escape(message))
+    assert e.line == 4
+
+
+def test_the_values_of_a_whole_world_are_checked_not_only_the_model_read(tmp_path):
+    """A world's light with a colour outside [0, 1] makes libsdformat refuse the file; we read one model of the
+    world and checked only its values, so the file loaded. Two sensors of one name in two links stay apart."""
+    world = ('<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n'
+             '<light name="sun" type="directional"><diffuse>1.5 1 1 1</diffuse></light>\n'
+             '<model name="m"><link name="a"/></model></world></sdf>\n')
+    assert _libsdformat_accepts(world, tmp_path) in (False, None)
+    e = _refused(world, re.escape("<diffuse> needs 3 or 4 numbers between 0 and 1"))
+    assert e.line == 4
+    fine = world.replace("1.5 1 1 1", "1 1 1 1")
+    assert _libsdformat_accepts(fine, tmp_path) in (True, None)
+    load_model(fine, format="sdf")
+    apart = _model('<link name="a"><sensor name="s" type="imu"/></link><link name="b"><sensor name="s" type="imu"/></link>')
+    assert _libsdformat_accepts(apart, tmp_path) in (True, None)
+    load_model(apart, format="sdf")

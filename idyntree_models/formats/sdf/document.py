@@ -295,11 +295,14 @@ def _check_value(r: XmlReader, el: etree._Element, raw: str, kind: str) -> None:
             total = sum(map(float, parts))
         except ValueError:
             total = math.nan
-        if total * 0.0 == 0.0 and len(parts) in counts and (kind != "unsigned" or float(parts[0]) >= 0):
+        if (total * 0.0 == 0.0 and len(parts) in counts and (kind != "unsigned" or float(parts[0]) >= 0)
+                and (kind != "color" or all(0.0 <= float(p) <= 1.0 for p in parts))):
             return
     values = r.floats_list(el, raw, f"<{el.tag}> value", counts[0] if len(counts) == 1 else None)
     if len(values) not in counts:
         raise r.error(el, f"<{el.tag}> needs {' or '.join(map(str, counts))} numbers, got {len(values)}")
+    if kind == "color" and not all(0.0 <= v <= 1.0 for v in values):  # (libsdformat: "Error reading element")
+        raise r.error(el, f"<{el.tag}> needs 3 or 4 numbers between 0 and 1 (r g b [a]), got '{raw}'")
     if kind == "unsigned" and values[0] < 0:
         raise r.error(el, f"<{el.tag}> must not be negative, got {raw}")
 

@@ -123,7 +123,7 @@ def read_sdf(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> SdfG
     top, world = _choose_model(g_frames, root, r, version, options.base_dir)
     if world is not None:
         _name_the_rest_of_the_world(find_child(root, "world"), top, diag)
-    check_values(top.r, top.el)
+    check_values(r, root)  # (the whole document, as libsdformat: a world's lights and other models too)
     world_el = find_child(root, "world")
     if world_el is not None:
         for tag in ("gravity", "magnetic_field", "wind/linear_velocity"):
@@ -419,14 +419,24 @@ def _sensor(fg: FrameGraph, scope: Scope, el: etree._Element, owner: str, defaul
 
 
 def _link_sensors(fg: FrameGraph, g: SdfGraph, vx: Vertex) -> None:
-    for s in find_children(vx.el, "sensor"):
-        g.sensors.append(_sensor(fg, vx.scope, s, vx.name, vx.name))
+    _sensors_of(fg, g, vx, vx.name, "link")
 
 
 def _joint_sensors(fg: FrameGraph, g: SdfGraph, vx: Vertex) -> None:
-    owner = vx.scope.scoped(vx.el.get("name").strip())
+    _sensors_of(fg, g, vx, vx.scope.scoped(vx.el.get("name").strip()), "joint")
+
+
+def _sensors_of(fg: FrameGraph, g: SdfGraph, vx: Vertex, owner: str, kind: str) -> None:
+    """The sensors of a link or joint, whose names are unique within it (libsdformat: "sensor with name[s]
+    already exists"; two were read as two sensors, the second renamed)."""
+    seen: dict[str, int] = {}
     for s in find_children(vx.el, "sensor"):
-        g.sensors.append(_sensor(fg, vx.scope, s, owner, vx.name))
+        sensor = _sensor(fg, vx.scope, s, owner, vx.name)
+        local = s.get("name").strip()
+        if local in seen:
+            raise vx.scope.r.error(s, f"duplicate sensor name '{local}' in {kind} '{owner}' (first at line {seen[local]})")
+        seen[local] = s.sourceline
+        g.sensors.append(sensor)
 
 
 __all__ = ["UNLIMITED", "SdfGraph", "SdfJoint", "SdfSensor", "read_sdf"]

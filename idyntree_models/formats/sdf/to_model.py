@@ -235,7 +235,7 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
     for kind in ("visual", "collision"):
         seen: dict[str, int] = {}
         for shape_el in many.get(kind, ()):
-            sname = (shape_el.get("name") or "").strip()
+            sname = r.required(shape_el, "name")  # (libsdformat refuses a shape without one, or a blank one)
             if sname in seen:
                 raise r.error(shape_el, f"duplicate {kind} name '{sname}' in link '{name}' (first at line {seen[sname]})")
             seen[sname] = shape_el.sourceline
