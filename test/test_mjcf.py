@@ -835,6 +835,34 @@ def test_shapes_whose_size_mujoco_refuses_are_left_out_of_the_export_and_said():
         assert shape in said[0]
 
 
+@pytest.mark.parametrize("defaults, cls", [
+    ('<default><geom density="100"/></default><default><geom group="2"/></default>', ""),
+    ('<default><geom density="100"/></default><default><default class="x"><geom group="3"/></default></default>',
+     'class="x"'),
+    ('<default><default class="x"><geom group="3"/></default></default><default><geom density="100"/></default>',
+     'class="x"'),  # (a class copies its parent when it is defined: the later density is not its)
+    ('<default><geom density="100"/></default><default><geom density="10"/></default>', ""),
+])
+def test_a_second_top_level_default_adds_to_class_main_as_in_mujoco(defaults, cls):
+    """Found by differential fuzzing against MuJoCo (bench/fuzz_reference.py --format mjcf): a second top-level
+    <default> replaced class 'main', so a body's inertia from its geoms lost the first one's density."""
+    text = (f'<mujoco>{defaults}<worldbody><body name="b"><joint name="j"/><geom type="sphere" size="0.1" {cls}/>'
+            "</body></worldbody></mujoco>")
+    m = mujoco.MjModel.from_xml_string(text)
+    assert load_model(text, format="mjcf").links["b"].inertia.mass == pytest.approx(m.body_mass[1], rel=1e-12)
+
+
+@pytest.mark.parametrize("defaults", ['<default><default class="x"/><default class="x"/></default>',
+                                      '<default><default class="main"/></default>'])
+def test_a_default_class_defined_twice_is_refused_as_mujoco_refuses_it(defaults):
+    text = f'<mujoco>\n{defaults}\n<worldbody><body name="b"><geom size="0.1"/></body></worldbody></mujoco>'
+    with pytest.raises(ValueError, match="repeated default class name"):
+        mujoco.MjModel.from_xml_string(text)
+    with pytest.raises(ModelError, match="is defined twice") as e:
+        load_model(text, format="mjcf")
+    assert e.value.line == 2
+
+
 def test_sensors_that_would_share_a_name_are_all_read() -> None:
     """Unnamed sensors take their site's name: an accelerometer and a gyro on one site were one sensor, the
     gyro replacing the accelerometer without a word. MuJoCo keeps both."""

@@ -746,6 +746,10 @@ class _Importer:
         name = el.get("class", "main")
         if top and name != "main":  # (MuJoCo: "top-level default class 'main' cannot be renamed")
             raise self.r.error(el, f"the top-level <default> is class 'main' and cannot be renamed '{name}'")
+        if not top and name in self.defaults:  # (MuJoCo: "repeated default class name")
+            raise self.r.error(el, f"default class '{name}' is defined twice (MuJoCo refuses a repeated class name)")
+        if top:  # a second top-level <default> adds to class 'main', as in MuJoCo (it replaced it)
+            inherited = self.defaults["main"]
         mine = {tag: dict(attrs) for tag, attrs in inherited.items()}
         for child in el:
             if child.tag != "default":
