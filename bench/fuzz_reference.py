@@ -1,19 +1,25 @@
-"""Differential fuzzing of the SDF reader against libsdformat 12 itself.
+"""Differential fuzzing of the SDF and URDF readers against their references, libsdformat 12 and iDynTree.
 
-    .venv/bin/python bench/fuzz_reference.py [CASES] [--seed N] [--save DIR]
+    .venv/bin/python bench/fuzz_reference.py [CASES] [--format sdf|urdf|mjcf] [--seed N] [--save DIR]
 
-The mutations of test/fuzzing.py, applied to the SDF 1.4-1.9 files of the corpus that libsdformat accepts
-(without <include>, whose relative URIs the two resolve differently: docs/sdf.md), each read by both:
-libsdformat through test/reference/sdformat_dump.cpp (compiled as test_sdf.py compiles it) and ours. The
-invariant of bench/fuzz_report.py says our reader is safe; this one says it is right, as far as libsdformat
-is: a file it refuses we refuse (or it is a documented difference), a file it reads we read to the same
-links, poses, joints, axes, limits, frames and sensors (test_sdf.compare_with_libsdformat). Prints one table
-of the disagreements by kind; --save keeps one input of each kind with what each reader said.
+The mutations of test/fuzzing.py, applied to the corpus files the reference accepts, each read by both.
+SDF: the 1.4-1.9 files (libsdformat 12 reads no newer) without <include>, whose relative URIs the two
+resolve differently (docs/sdf.md), read by libsdformat through test/reference/sdformat_dump.cpp (compiled
+as test_sdf.py compiles it) and compared by test_sdf.compare_with_libsdformat. URDF: the iDynTree wheel,
+in a worker process that is started again when iDynTree crashes (it does, on an empty <box size>), compared
+by links, base, joints and their types, additional frames and the world pose of every frame at zero.
+MJCF: MuJoCo's compiler (PyPI mujoco), compared by every body's and site's pose at zero (mimic joints where
+their equality puts them) relative to the base and every body's mass, as test_mjcf.py compares.
+The invariant of bench/fuzz_report.py says our reader is safe; this one says it is right, as far as the
+reference is: a file it refuses we refuse (or it is a documented difference), a file it reads we read to
+the same model. Prints one table of the verdicts; the disagreements by kind go to stderr, and --save keeps
+one input of each kind with what each reader said.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import random
 import re
@@ -26,12 +32,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
 
+from idyntree_models.api import load_model  # noqa: E402
 from idyntree_models.errors import ModelError  # noqa: E402
 from idyntree_models.formats import sdf  # noqa: E402
 from idyntree_models.formats.base import Diagnostics, LoadOptions  # noqa: E402
 
 from common import table  # noqa: E402
-from fuzzing import Picker, mutate  # noqa: E402
+from fuzzing import Picker, mutate, seeds  # noqa: E402
 
 
 def _compile() -> Path:
@@ -57,18 +64,12 @@ def _version(text: str) -> tuple[int, int] | None:
 
 def _kind(message: str) -> str:
     """A message without its file, names, numbers and lines, so that one kind is counted once."""
-    message = re.sub(r"^\S+\.sdf: ", "", message)
+    message = re.sub(r"^\S+\.(sdf|urdf): ", "", message)
     message = re.sub(r"'[^']*'|\[[^\]]*\]", "_", message)
     return re.sub(r"[-+]?\d[\d.e+-]*", "N", message)[:160]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("cases", nargs="?", type=int, default=500)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--save", type=Path, help="directory for one input of each kind of disagreement")
-    args = parser.parse_args()
-    logging.disable(logging.WARNING)
+def _sdf_cases(args, rng, pick, counts, kinds) -> int:
     import test_sdf
 
     exe = _compile()
@@ -80,11 +81,6 @@ def main() -> int:
             continue
         if test_sdf._ref(exe, path)["ok"]:
             corpus.append((path.name, text))
-    rng = random.Random(f"{args.seed}:sdf-reference")
-    pick = Picker(rng.choice, rng.randint)
-    counts: Counter = Counter()
-    kinds: dict[str, list] = {}
-    start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "case.sdf"
         for _ in range(args.cases):
@@ -95,8 +91,7 @@ def main() -> int:
             try:
                 ref = test_sdf._ref(exe, path)
             except (ValueError, subprocess.TimeoutExpired) as e:  # (a dump that is no JSON: a libsdformat crash)
-                counts["libsdformat failed"] += 1
-                kinds.setdefault(f"libsdformat failed: {type(e).__name__}", [0, name, text, str(e)])[0] += 1
+                _count(counts, kinds, "reference failed", type(e).__name__, name, text, str(e))
                 continue
             opts = LoadOptions(base_dir=tmp, search_paths=(str(test_sdf.MODEL_PATH),))
             try:
@@ -106,28 +101,220 @@ def main() -> int:
             except ModelError as e:
                 ours = str(e)
             if not ref["ok"] or "model" not in ref:
-                verdict = "both refuse" if ours is not None else "libsdformat refuses, ours reads"
+                verdict = "both refuse" if ours is not None else "the reference refuses, ours reads"
                 why = " | ".join(ref.get("errors", []))[:300] or "no model"
             elif ours is not None:
-                verdict, why = "libsdformat reads, ours refuses", ours
+                verdict, why = "the reference reads, ours refuses", ours
             else:
                 try:
                     test_sdf.compare_with_libsdformat(exe, path)
                     verdict, why = "both read, the same", ""
                 except AssertionError as e:
-                    verdict, why = "both read, differently", str(e).splitlines()[0][:300] if str(e) else "assert"
-            counts[verdict] += 1
-            if verdict not in ("both refuse", "both read, the same"):
-                kind = f"{verdict}: {_kind(why)}"
-                kinds.setdefault(kind, [0, name, text, f"libsdformat: {ref.get('errors')}\nours: {ours}\n{why}"])[0] += 1
+                    verdict, why = "both read, differently", str(e).strip().splitlines()[0][:300] if str(e) else "?"
+            _count(counts, kinds, verdict, why, name, text, f"libsdformat: {ref.get('errors')}\nours: {ours}\n{why}")
+    return len(corpus)
+
+
+_WORKER = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import idyntree_oracle as oracle
+for line in sys.stdin:
+    text = open(line.strip(), encoding="utf-8", errors="surrogatepass").read()
+    try:
+        ref = oracle.load(text)
+        world = oracle.world_transforms(ref, {})
+        out = {"ok": True, "links": sorted(ref.links), "base": ref.base, "frames": ref.frames,
+               "joints": {n: j["type"] for n, j in ref.joints.items()},
+               "world": {n: t.ravel().tolist() for n, t in world.items()}}
+    except RuntimeError as e:
+        out = {"ok": False, "error": str(e)}
+    print(json.dumps(out), flush=True)
+"""
+
+
+class _IDynTree:
+    """iDynTree in a worker process: it crashes on some inputs (a segmentation fault), which must not end the run."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen | None = None
+
+    def ask(self, path: Path) -> dict | None:
+        if self.proc is None or self.proc.poll() is not None:
+            test_dir = str(Path(__file__).resolve().parents[1] / "test")
+            self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, test_dir], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        try:
+            self.proc.stdin.write(f"{path}\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except BrokenPipeError:  # (it crashed before reading the case)
+            line = ""
+        if not line:
+            self.proc.wait(timeout=30)
+            return None  # (it crashed on this case)
+        return json.loads(line)
+
+    def close(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.stdin.close()  # type: ignore[union-attr]
+            self.proc.wait(timeout=30)
+
+
+def _urdf_difference(ours, ref: dict) -> str:
+    """How our model differs from iDynTree's, or '' (the sensors' own frames aside: ours keeps more)."""
+    import numpy as np
+
+    from idyntree_models.model.kinematics import Kinematics
+
+    if sorted(ours.links) != ref["links"]:
+        return f"links differ: ours only {sorted(set(ours.links) - set(ref['links']))[:3]}, " \
+               f"theirs only {sorted(set(ref['links']) - set(ours.links))[:3]}"
+    if ours.default_base_link != ref["base"]:
+        return f"base link: ours {ours.default_base_link}, theirs {ref['base']}"
+    joints = {n: j.type.value for n, j in ours.joints.items()}
+    if joints != ref["joints"]:
+        diff = sorted(set(joints.items()) ^ set(ref["joints"].items()))[:3]
+        return f"joints differ: {diff}"
+    for name, parent in ref["frames"].items():
+        frame = ours.frames.get(name)
+        if frame is None or frame.parent_link != parent:
+            return f"frame {name} on {parent}: ours {None if frame is None else frame.parent_link}"
+    mine = Kinematics(ours).world_transforms({})
+    for name, flat in ref["world"].items():
+        t = np.array(flat).reshape(4, 4)
+        tol = 1e-9 * max(1.0, float(np.abs(t).max()))
+        if name in mine and not np.allclose(mine[name], t, rtol=0.0, atol=tol):
+            return f"world pose of {name} at zero differs"
+    return ""
+
+
+def _urdf_cases(args, rng, pick, counts, kinds) -> int:
+    worker = _IDynTree()
+    corpus = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "case.urdf"
+        for name, text in seeds("urdf"):
+            path.write_text(text, encoding="utf-8")
+            ref = worker.ask(path)
+            if ref is not None and ref["ok"]:
+                corpus.append((name, text))
+        for _ in range(args.cases):
+            name, text = corpus[rng.randrange(len(corpus))]
+            for _m in range(rng.randint(1, 3)):
+                text = mutate(text, "urdf", pick)
+            path.write_text(text, encoding="utf-8", errors="surrogatepass")
+            ref = worker.ask(path)
+            try:
+                ours, error = load_model(text), None
+            except ModelError as e:
+                ours, error = None, str(e)
+            if ref is None:
+                verdict = "the reference crashes, " + ("ours refuses" if error else "ours reads")
+                why = error or ""
+            elif not ref["ok"]:
+                verdict = "both refuse" if error else "the reference refuses, ours reads"
+                why = ""
+            elif error:
+                verdict, why = "the reference reads, ours refuses", error
+            else:
+                why = _urdf_difference(ours, ref)
+                verdict = "both read, differently" if why else "both read, the same"
+            _count(counts, kinds, verdict, why, name, text, f"iDynTree: {ref and ref.get('error')}\nours: {error}\n{why}")
+    worker.close()
+    return len(corpus)
+
+
+def _mjcf_difference(model, m) -> str:
+    import mujoco
+    import numpy as np
+
+    from idyntree_models.model.kinematics import Kinematics
+    from test_mjcf import _close, mj_poses
+
+    from model_compare import random_configuration
+
+    config = random_configuration(model, None)  # (zero, and mimic joints where their equality puts them)
+    ours = Kinematics(model).world_transforms(config)
+    bodies, sites = mj_poses(m, config)
+    base = bodies.get(model.default_base_link)
+    if base is None:
+        return f"base {model.default_base_link} is no MuJoCo body"
+    for name, t in (bodies | sites).items():
+        if name == "world" or not name:
+            continue
+        if name not in ours:
+            return f"{name} is no link or frame of ours"
+        want = np.linalg.inv(base) @ t
+        if not _close(ours[name], want, 1e-9):
+            return f"pose of {name} at zero differs"
+    for b in range(1, m.nbody):
+        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b)
+        link = model.links.get(name)
+        if link is not None and abs(m.body_mass[b] - link.inertia.mass) > 1e-9 * max(1.0, link.inertia.mass):
+            return f"mass of {name}: ours {link.inertia.mass}, MuJoCo {m.body_mass[b]}"
+    return ""
+
+
+def _mjcf_cases(args, rng, pick, counts, kinds) -> int:
+    import mujoco
+
+    corpus = seeds("mjcf")
+    for _ in range(args.cases):
+        name, text = corpus[rng.randrange(len(corpus))]
+        for _m in range(rng.randint(1, 3)):
+            text = mutate(text, "mjcf", pick)
+        try:
+            m, ref = mujoco.MjModel.from_xml_string(text), ""
+        except Exception as e:  # noqa: BLE001 - MuJoCo's compiler raises ValueError, its XML reader others
+            m, ref = None, str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        try:
+            ours, error = load_model(text, format="mjcf"), None
+        except ModelError as e:
+            ours, error = None, str(e)
+        if m is None:
+            verdict = "both refuse" if error else "the reference refuses, ours reads"
+            why = ref
+        elif error:
+            verdict, why = "the reference reads, ours refuses", error
+        else:
+            why = _mjcf_difference(ours, m)
+            verdict = "both read, differently" if why else "both read, the same"
+        _count(counts, kinds, verdict, why, name, text, f"MuJoCo: {ref}\nours: {error}\n{why}")
+    return len(corpus)
+
+
+def _count(counts: Counter, kinds: dict, verdict: str, why: str, seed: str, text: str, detail: str) -> None:
+    counts[verdict] += 1
+    if verdict not in ("both refuse", "both read, the same"):
+        kinds.setdefault(f"{verdict}: {_kind(why)}", [0, seed, text, detail])[0] += 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cases", nargs="?", type=int, default=500)
+    parser.add_argument("--format", choices=("sdf", "urdf", "mjcf"), default="sdf")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--save", type=Path, help="directory for one input of each kind of disagreement")
+    args = parser.parse_args()
+    logging.disable(logging.WARNING)
+    rng = random.Random(f"{args.seed}:{args.format}-reference")
+    pick = Picker(rng.choice, rng.randint)
+    counts: Counter = Counter()
+    kinds: dict[str, list] = {}
+    start = time.perf_counter()
+    cases = {"sdf": _sdf_cases, "urdf": _urdf_cases, "mjcf": _mjcf_cases}[args.format]
+    n_seeds = cases(args, rng, pick, counts, kinds)
     seconds = time.perf_counter() - start
     print(table([[v, n] for v, n in counts.most_common()], ["verdict", "cases"]))
-    print(f"\n{args.cases} cases from {len(corpus)} seed files in {seconds:.0f} s")
+    print(f"\n{args.cases} {args.format} cases from {n_seeds} seed files in {seconds:.0f} s")
+    ext = {"mjcf": "xml"}.get(args.format, args.format)
     for i, (kind, (n, seed, text, detail)) in enumerate(sorted(kinds.items(), key=lambda kv: -kv[1][0])):
         print(f"  {i:03d} ({n} x) {kind}", file=sys.stderr)
         if args.save:
             args.save.mkdir(parents=True, exist_ok=True)
-            (args.save / f"{i:03d}.sdf").write_text(text, encoding="utf-8", errors="surrogatepass")
+            (args.save / f"{i:03d}.{ext}").write_text(text, encoding="utf-8", errors="surrogatepass")
             (args.save / f"{i:03d}.txt").write_text(f"seed {seed}\n{kind}\n{detail}\n", encoding="utf-8",
                                                      errors="surrogatepass")
     return 0
