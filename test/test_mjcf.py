@@ -943,3 +943,49 @@ def test_other_formats_say_what_a_too_deep_document_is():
     with pytest.raises(ModelError) as e:
         load_model(text, "sdf")
     assert "nest more than 256 levels deep" in str(e.value) and "malformed" not in str(e.value)
+
+
+@pytest.mark.parametrize("objects, kind", [
+    ('<site name="s"/><site name="s" pos="1 0 0"/>', "site"),  # (the second was dropped without a word)
+    ('<geom name="g" size="0.1"/><geom name="g" size="0.2"/>', "geom"),
+    ('<body name="c"><freejoint name="j"/><geom size="0.1"/></body>', "joint"),  # (a free joint is a joint)
+    ('<body name="world"><geom size="0.1"/></body>', "body"),  # (the world body's name)
+])
+def test_a_name_repeated_within_its_kind_is_refused_as_mujoco_refuses_it(objects, kind):
+    """Found by differential fuzzing against MuJoCo: MuJoCo's names are unique per kind of object, and it
+    refuses a repeated one; a second site of a name was dropped, a second geom or sensor kept under another."""
+    text = ('<mujoco>\n<worldbody>\n<body name="b"><joint name="j"/><geom size="0.1"/>\n'
+            f'{objects}\n</body></worldbody></mujoco>')
+    with pytest.raises(ValueError, match=f"repeated name '.*' in {kind}"):
+        mujoco.MjModel.from_xml_string(text)
+    with pytest.raises(ModelError, match="MuJoCo refuses a repeated name") as e:
+        load_model(text, format="mjcf")
+    assert e.value.line == 4
+
+
+def test_repeated_sensor_and_mesh_names_are_refused_and_names_of_two_kinds_may_match():
+    sensors = ('<mujoco><worldbody><body name="b"><joint/><geom size="0.1"/><site name="s"/></body></worldbody>\n'
+               '<sensor><gyro name="x" site="s"/>\n<accelerometer name="x" site="s"/></sensor></mujoco>')
+    meshes = ('<mujoco><asset><mesh file="a.stl"/>\n<mesh name="a" file="b.stl"/></asset>'
+              '<worldbody><body name="b"><geom size="0.1"/></body></worldbody></mujoco>')
+    for text, kind, line in ((sensors, "sensor", 3), (meshes, "mesh", 2)):
+        with pytest.raises(ValueError, match=f"repeated name '.*' in {kind}"):
+            mujoco.MjModel.from_xml_string(text)
+        with pytest.raises(ModelError, match=f"{kind} name '.*' is used twice") as e:
+            load_model(text, format="mjcf")
+        assert e.value.line == line
+    both = ('<mujoco><worldbody><body name="b"><joint name="x"/><geom name="x" size="0.1"/><site name="x"/></body>'
+            '</worldbody></mujoco>')
+    mujoco.MjModel.from_xml_string(both)
+    load_model(both, format="mjcf")
+
+
+def test_a_link_named_world_below_the_root_is_refused_by_the_export_not_written_for_mujoco_to_refuse():
+    urdf = """<robot name="r">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="world"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="world"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"""
+    with pytest.raises(ModelError, match="link 'world'.*MuJoCo refuses the file"):
+        export_model(load_model(urdf), "mjcf")

@@ -198,6 +198,10 @@ class _Exporter:
         if depth > MUJOCO_MAX_DEPTH:
             raise ModelError(f"MJCF nests a body per link: link '{deepest}' is {tree.depth[deepest]} joints from the "
                              f"root, which puts elements {depth} levels deep; {_DEPTH_REASON}")
+        if "world" in model.links and tree.root != "world":  # (the root link 'world' is the world body: see below)
+            raise ModelError("it is not the root, and MJCF would write it as a body named 'world', the name "
+                             "of MuJoCo's world body (MuJoCo refuses the file: repeated name 'world' in body)",
+                             element="link 'world'")
         self.free = self._free_bodies()
         self._patch_massless()
         if tree.root == "world":  # the URDF convention for a fixed base: MuJoCo's world body is that link
@@ -714,6 +718,7 @@ class _Importer:
         self.defaults: dict[str, dict[str, dict[str, str]]] = {"main": {}}
         for d in root.findall("default"):
             self._defaults(d, {}, top=True)
+        _check_unique_names(self.r, root)
         extras_el = root.find(f"custom/text[@name='{EXTRAS}']")
         try:
             self.extras = json.loads(extras_el.get("data", "{}")) if extras_el is not None else {}
@@ -1562,6 +1567,46 @@ def _integer(r: XmlReader, el: etree._Element, a: dict, key: str, default: int) 
         return int(raw)
     except ValueError:
         raise r.error(el, f"{key}=\"{raw}\" is not an integer (MuJoCo refuses it)") from None
+
+
+# MuJoCo's names are unique per kind of object (a body and a site may share one, two sites may not); the
+# kinds of the elements each section holds, by tag (every child of <sensor> is a sensor, and so on)
+_NAMED_IN_BODIES = {"body": "body", "joint": "joint", "freejoint": "joint", "geom": "geom", "site": "site",
+                    "camera": "camera", "light": "light"}
+_NAMED_SECTIONS = {"sensor": "sensor", "actuator": "actuator", "tendon": "tendon", "equality": "equality"}
+_NAMED_ASSETS = ("mesh", "material", "texture", "hfield")
+
+
+def _check_unique_names(r: XmlReader, root: etree._Element) -> None:
+    """Refuse a name given twice to objects of one kind, as MuJoCo does ("repeated name 's' in site"): a second
+    site of a name was dropped without a word, a second geom or sensor of a name kept under another."""
+    seen: dict[tuple[str, str], etree._Element] = {}
+
+    def note(el: etree._Element, kind: str, name: str | None) -> None:
+        if not name:
+            return  # (unnamed objects are many and nameless in MuJoCo too)
+        first = seen.setdefault((kind, name), el)
+        if first is el:
+            return
+        if first.tag == "worldbody":
+            raise r.error(el, "a body is named 'world', the name of MuJoCo's world body; MuJoCo refuses a repeated name")
+        raise r.error(el, f"{kind} name '{name}' is used twice (first at line {first.sourceline}); MuJoCo refuses "
+                          "a repeated name")
+
+    for world in root.findall("worldbody"):
+        seen.setdefault(("body", "world"), world)
+        for el in world.iter(*_NAMED_IN_BODIES):
+            note(el, _NAMED_IN_BODIES[el.tag], el.get("name"))
+    for tag, kind in _NAMED_SECTIONS.items():
+        for section in root.findall(tag):
+            for el in section:
+                if isinstance(el.tag, str):
+                    note(el, kind, el.get("name"))
+    for asset in root.findall("asset"):
+        for el in asset:
+            if el.tag in _NAMED_ASSETS:  # (a mesh or height field is named after its file where it has no name)
+                default = Path(el.get("file", "")).stem if el.tag in ("mesh", "hfield") else None
+                note(el, el.tag, el.get("name") or default)
 
 
 def _fromto(kind: str, a: dict, i: int) -> bool:
