@@ -989,3 +989,32 @@ def test_a_link_named_world_below_the_root_is_refused_by_the_export_not_written_
 </robot>"""
     with pytest.raises(ModelError, match="link 'world'.*MuJoCo refuses the file"):
         export_model(load_model(urdf), "mjcf")
+
+
+@pytest.mark.parametrize("text, message", [
+    ('<mujoco>\n<worldbody><body name="b"><joint/>\n<geom size="0.1" material="nope"/></body></worldbody></mujoco>',
+     "unknown material 'nope'"),  # (the colour it gives was left out without a word)
+    ('<mujoco><default><geom material="nope"/></default>\n<worldbody><body name="b"><joint/>\n<geom size="0.1"/></body>'
+     "</worldbody></mujoco>", "unknown material 'nope'"),  # (a class's material, where a geom uses it)
+    ('<mujoco>\n<worldbody><body name="b"><joint/><geom size="0.1"/>\n<site name="s" material="nope"/></body>'
+     "</worldbody></mujoco>", "unknown material 'nope'"),
+    ('<mujoco>\n<worldbody><frame>\n<joint name="w"/></frame><body name="b"><joint/><geom size="0.1"/></body>'
+     "</worldbody></mujoco>", "a <joint> in the world body"),  # (it was left out without a word)
+    ('<mujoco>\n<worldbody><body name="b"><joint/><geom size="0.1"/></body></worldbody>\n'
+     '<sensor><frameangacc objtype="-" objname="b"/></sensor></mujoco>', 'objtype="-" is not one of'),
+])
+def test_references_and_keywords_mujoco_refuses_are_refused_at_their_line(text, message):
+    """Found by differential fuzzing against MuJoCo (bench/fuzz_reference.py --format mjcf): each file MuJoCo refuses
+    (checked here) was read, and what it held left out or named as not represented."""
+    with pytest.raises(ValueError):
+        mujoco.MjModel.from_xml_string(text)
+    with pytest.raises(ModelError, match=re.escape(message)) as e:
+        load_model(text, format="mjcf")
+    assert e.value.line == 3
+
+
+def test_a_class_material_no_geom_uses_is_not_judged():
+    text = ('<mujoco><default><default class="x"><geom material="nope"/></default></default>'
+            '<worldbody><body name="b"><joint/><geom size="0.1"/></body></worldbody></mujoco>')
+    mujoco.MjModel.from_xml_string(text)
+    load_model(text, format="mjcf")

@@ -903,6 +903,10 @@ class _Importer:
         world = self.root.find("worldbody")
         if world is None:
             raise self.r.error(self.root, "no <worldbody>")
+        moving_world = next((c for c in self._world_level(world) if c.tag in ("joint", "freejoint")), None)
+        if moving_world is not None:  # (it was left out without a word)
+            raise self.r.error(moving_world, f"a <{moving_world.tag}> in the world body, which cannot move (MuJoCo "
+                                             "refuses it: World body cannot have joints)")
         tops = self._top_bodies(world, np.eye(4), None)
         if not tops:
             raise self.r.error(world, "no <body> in <worldbody>: there is no robot to load")
@@ -1105,6 +1109,13 @@ class _Importer:
                       dynamics=Dynamics(damping, friction) if ("damping" in a or "frictionloss" in a) else None)
         self.model.add_joint(joint)
 
+    def _material_known(self, el, a: dict) -> None:
+        """MuJoCo refuses a geom or site whose material (its own, or its class's) names no material asset;
+        the colour it would give was left out without a word."""
+        material = a.get("material")
+        if material is not None and material not in self.materials:
+            raise self.r.error(el, f"unknown material '{material}' (no <material> of that name in <asset>)")
+
     def _content(self, el, link: str, link_H_el: np.ndarray, cc: str | None, world: bool = False,
                  geoms: list | None = None) -> None:
         """Inertial, geoms and sites of a body or the world body, and of the frames inside it: MuJoCo moves a
@@ -1118,9 +1129,11 @@ class _Importer:
                 inertial = child
             elif child.tag == "geom":
                 a = self.attrs(child, cc)
+                self._material_known(child, a)
                 geoms.append((child, a, link_H_el @ self._geom_pose(child, a)))
             elif child.tag == "site":
                 a = self.attrs(child, cc)
+                self._material_known(child, a)
                 name = child.get("name")
                 if not name:  # a frame needs a name: the site is not in the model (named whole)
                     self.unread_elements.append(child)
@@ -1419,7 +1432,7 @@ class _Importer:
     def _body_frame_sensor(self, s: etree._Element) -> None:
         """A frameangacc on a body: on its frame (xbody), which is its link's; the inertial frame (body) and
         other objects have no frame in the model."""
-        objtype, objname = s.get("objtype"), s.get("objname")
+        objtype, objname = _keyword(self.r, s, dict(s.attrib), "objtype", _OBJTYPES, ""), s.get("objname")
         name = s.get("name") or objname
         if objtype != "xbody":
             self.diag.warn(f"MJCF: frameangacc '{name}' on the {objtype} '{objname}' is not represented (ignored): "
@@ -1537,6 +1550,7 @@ def load(text: str, options: LoadOptions, diag: Diagnostics) -> Model:
 _MAX_HALF_SIZE = 0.5 * np.finfo(float).max
 
 
+_OBJTYPES = ("body", "xbody", "geom", "site", "camera")  # what a frame sensor's objtype may be (MuJoCo 4.0)
 _GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh", "sdf")
 # how many of a geom's sizes MuJoCo's compiler uses and requires positive (a plane's third, its grid spacing,
 # is checked on its own; a mesh, height field or sdf takes its size from its asset)
