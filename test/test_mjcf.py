@@ -1018,3 +1018,36 @@ def test_a_class_material_no_geom_uses_is_not_judged():
             '<worldbody><body name="b"><joint/><geom size="0.1"/></body></worldbody></mujoco>')
     mujoco.MjModel.from_xml_string(text)
     load_model(text, format="mjcf")
+
+
+@pytest.mark.parametrize("first, second, where", [
+    ('<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>', '<inertial pos="0 0 0" mass="2" diaginertia="1 1 1"/>',
+     "body"),
+    ('<default><geom density="5"/>', '<geom density="7"/></default>', "default"),
+])
+def test_a_second_element_mujoco_takes_once_is_refused_at_its_line(first, second, where):
+    """Found by differential fuzzing against MuJoCo: a body's second <inertial> (or a default class's second <geom>)
+    replaced the first without a word; MuJoCo's schema takes one (idyntree_models/formats/mjcf_schema.py,
+    generated from mujoco.mj_printSchema) and refuses the file."""
+    if where == "body":
+        text = f'<mujoco><worldbody><body name="b"><joint/>{first}\n{second}</body></worldbody></mujoco>'
+    else:
+        text = f'<mujoco>{first}\n{second}\n<worldbody><body name="b"><joint/><geom size="0.1"/></body></worldbody></mujoco>'
+    with pytest.raises(ValueError, match="unique element"):
+        mujoco.MjModel.from_xml_string(text)
+    with pytest.raises(ModelError, match=f"a second <.*> in <{where}>") as e:
+        load_model(text, format="mjcf")
+    assert e.value.line == 2
+
+
+def test_the_table_of_unique_elements_is_mujocos_own():
+    """The generated table is what scripts/mjcf_schema.py makes of the installed MuJoCo's schema now."""
+    import importlib.util
+
+    from idyntree_models.formats.mjcf_schema import UNIQUE_CHILDREN
+
+    spec = importlib.util.spec_from_file_location("mjcf_schema_script", REPO / "scripts" / "mjcf_schema.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    table = script.unique_children(mujoco.mj_printSchema(False, False))
+    assert {k: frozenset(v) for k, v in table.items()} == UNIQUE_CHILDREN

@@ -88,6 +88,7 @@ from .common import (
     report_world_joints,
     unique_name,
 )
+from .mjcf_schema import UNIQUE_CHILDREN
 from .xmlutil import XmlReader, describe, parse_xml, shown_attribute, shown_tag
 
 MIN_MASS = 1e-9  # kg: added to a massless moving body (MuJoCo's mjMINVAL is 1e-15)
@@ -719,6 +720,7 @@ class _Importer:
         for d in root.findall("default"):
             self._defaults(d, {}, top=True)
         _check_unique_names(self.r, root)
+        _check_unique_children(self.r, root)
         extras_el = root.find(f"custom/text[@name='{EXTRAS}']")
         try:
             self.extras = json.loads(extras_el.get("data", "{}")) if extras_el is not None else {}
@@ -1589,6 +1591,19 @@ _NAMED_IN_BODIES = {"body": "body", "joint": "joint", "freejoint": "joint", "geo
                     "camera": "camera", "light": "light"}
 _NAMED_SECTIONS = {"sensor": "sensor", "actuator": "actuator", "tendon": "tendon", "equality": "equality"}
 _NAMED_ASSETS = ("mesh", "material", "texture", "hfield")
+
+
+def _check_unique_children(r: XmlReader, root: etree._Element) -> None:
+    """Refuse a second child of a kind MuJoCo's schema takes once ("unique element 'inertial' found 2 times"): the
+    reader took one of a body's two <inertial>, or of a default class's two <geom>, without a word."""
+    for parent in root.iter(*UNIQUE_CHILDREN):
+        first: dict[str, int] = {}
+        for child in parent:
+            if isinstance(child.tag, str) and child.tag in UNIQUE_CHILDREN[parent.tag]:
+                if child.tag in first:
+                    raise r.error(child, f"a second <{child.tag}> in <{parent.tag}> (the first at line {first[child.tag]}); "
+                                         "MuJoCo takes one and refuses the file")
+                first[child.tag] = child.sourceline
 
 
 def _check_unique_names(r: XmlReader, root: etree._Element) -> None:
