@@ -1051,3 +1051,23 @@ def test_the_table_of_unique_elements_is_mujocos_own():
     spec.loader.exec_module(script)
     table = script.unique_children(mujoco.mj_printSchema(False, False))
     assert {k: frozenset(v) for k, v in table.items()} == UNIQUE_CHILDREN
+
+
+@pytest.mark.parametrize("world, body, message", [
+    ("", '<geom type="sphere" size="0.1" fromto="0 0 0 0 0 1"/>', "fromto on a sphere geom"),
+    ("", '<site name="s" fromto="0 0 0 0 0 1"/>', "fromto on a sphere site"),  # (a site is a sphere by default)
+    ("", '<body name="c"><joint name="k" type="ball" range="0.001 60"/><geom size="0.1"/></body>',
+     "range 0.001 60 must start at 0"),
+    ('<frame><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/></frame>', "", "a <inertial> in the world body"),
+])
+def test_what_mujoco_refuses_in_bodies_is_refused_at_its_line(world, body, message):
+    """Found by differential fuzzing against MuJoCo: a fromto placed a sphere at the middle of its segment, a ball
+    joint's cone range was read from its second number only, and the world body's inertial was left out; MuJoCo
+    refuses each file (checked here)."""
+    text = (f'<mujoco><worldbody>\n{world}<body name="b"><joint name="j"/><geom size="0.1"/>\n{body}</body>'
+            "</worldbody></mujoco>")
+    with pytest.raises(ValueError):
+        mujoco.MjModel.from_xml_string(text)
+    with pytest.raises(ModelError, match=re.escape(message)) as e:
+        load_model(text, format="mjcf")
+    assert e.value.line == (2 if world else 3)

@@ -905,10 +905,11 @@ class _Importer:
         world = self.root.find("worldbody")
         if world is None:
             raise self.r.error(self.root, "no <worldbody>")
-        moving_world = next((c for c in self._world_level(world) if c.tag in ("joint", "freejoint")), None)
+        moving_world = next((c for c in self._world_level(world) if c.tag in ("joint", "freejoint", "inertial")), None)
         if moving_world is not None:  # (it was left out without a word)
-            raise self.r.error(moving_world, f"a <{moving_world.tag}> in the world body, which cannot move (MuJoCo "
-                                             "refuses it: World body cannot have joints)")
+            what = "has no inertia" if moving_world.tag == "inertial" else "cannot move"
+            raise self.r.error(moving_world, f"a <{moving_world.tag}> in the world body, which {what} (MuJoCo refuses "
+                                             "it)")
         tops = self._top_bodies(world, np.eye(4), None)
         if not tops:
             raise self.r.error(world, "no <body> in <worldbody>: there is no robot to load")
@@ -1077,6 +1078,9 @@ class _Importer:
             a.get("axis")  # (a ball joint has none: MuJoCo ignores it too)
             cone = self.floats(el, a, "range", 2)
             if cone is not None and self._limited(el, a, np.array([0.0, cone[1]]), "range", "limited"):
+                if cone[0] != 0.0:  # (a ball joint's range is a cone: its first number is no bound)
+                    raise self.r.error(el, f"ball joint '{name}': range {cone[0]:g} {cone[1]:g} must start at 0 (a "
+                                           "ball joint's limit is the cone angle, the second number; MuJoCo refuses it)")
                 self.diag.warn(f"MJCF: ball joint '{name}': its cone limit is not represented")
             joint = Joint(name, JointType.SPHERICAL, parent, child, rest, center=rest[:3, :3] @ pos + rest[:3, 3])
             self.model.add_joint(joint)
@@ -1114,7 +1118,7 @@ class _Importer:
     def _material_known(self, el, a: dict) -> None:
         """MuJoCo refuses a geom or site whose material (its own, or its class's) names no material asset;
         the colour it would give was left out without a word."""
-        material = a.get("material")
+        material = dict.get(a, "material")  # (only looked at: a site's material is not in the model, and said so)
         if material is not None and material not in self.materials:
             raise self.r.error(el, f"unknown material '{material}' (no <material> of that name in <asset>)")
 
@@ -1206,6 +1210,10 @@ class _Importer:
         fromto = self.floats(el, a, "fromto", 6)  # (its own, or its default class's)
         if fromto is None:
             return self.pose(el, a)
+        kind = dict.get(a, "type", "sphere")  # (only looked at: a site's type is not in the model, and said so)
+        if kind not in _FROMTO_TYPES:  # (it was placed at the middle of the segment, a file MuJoCo refuses)
+            raise self.r.error(el, f"fromto on a {kind} {el.tag}: MuJoCo refuses it (fromto requires "
+                                   f"{', '.join(_FROMTO_TYPES)})")
         for key in _ORIENTATIONS:  # (MuJoCo ignores an orientation beside fromto: not lost)
             a.get(key)
         p1, p2 = fromto[:3], fromto[3:]
@@ -1552,6 +1560,7 @@ def load(text: str, options: LoadOptions, diag: Diagnostics) -> Model:
 _MAX_HALF_SIZE = 0.5 * np.finfo(float).max
 
 
+_FROMTO_TYPES = ("capsule", "cylinder", "box", "ellipsoid")  # the geom and site types a fromto may place
 _OBJTYPES = ("body", "xbody", "geom", "site", "camera")  # what a frame sensor's objtype may be (MuJoCo 4.0)
 _GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh", "sdf")
 # how many of a geom's sizes MuJoCo's compiler uses and requires positive (a plane's third, its grid spacing,
