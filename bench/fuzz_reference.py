@@ -1,6 +1,6 @@
 """Differential fuzzing of the SDF and URDF readers against their references, libsdformat 12 and iDynTree.
 
-    .venv/bin/python bench/fuzz_reference.py [CASES] [--format sdf|urdf|mjcf] [--seed N] [--save DIR]
+    .venv/bin/python bench/fuzz_reference.py [CASES] [--format sdf|urdf|mjcf|skel] [--seed N] [--save DIR]
 
 The mutations of test/fuzzing.py, applied to the corpus files the reference accepts, each read by both.
 SDF: the 1.4-1.9 files (libsdformat 12 reads no newer) without <include>, whose relative URIs the two
@@ -9,7 +9,8 @@ as test_sdf.py compiles it) and compared by test_sdf.compare_with_libsdformat. U
 in a worker process that is started again when iDynTree crashes (it does, on an empty <box size>), compared
 by links, base, joints and their types, additional frames and the world pose of every frame at zero.
 MJCF: MuJoCo's compiler (PyPI mujoco), compared by every body's and site's pose at zero (mimic joints where
-their equality puts them) relative to the base and every body's mass, as test_mjcf.py compares.
+their equality puts them) relative to the base and every body's mass, as test_mjcf.py compares. SKEL: dartpy
+in a worker process (started again when it crashes), compared by test_skel.compare_with_dart.
 The invariant of bench/fuzz_report.py says our reader is safe; this one says it is right, as far as the
 reference is: a file it refuses we refuse (or it is a documented difference), a file it reads we read to
 the same model. Prints one table of the verdicts; the disagreements by kind go to stderr, and --save keeps
@@ -129,7 +130,7 @@ for line in sys.stdin:
                "world": {n: t.ravel().tolist() for n, t in world.items()}}
     except RuntimeError as e:
         out = {"ok": False, "error": str(e)}
-    print(json.dumps(out), flush=True)
+    print("@@JSON@@" + json.dumps(out), flush=True)
 """
 
 
@@ -149,12 +150,14 @@ class _IDynTree:
             self.proc.stdin.write(f"{path}\n")
             self.proc.stdin.flush()
             line = self.proc.stdout.readline()
+            while line and not line.startswith("@@JSON@@"):  # (what the library prints itself)
+                line = self.proc.stdout.readline()
         except BrokenPipeError:  # (it crashed before reading the case)
             line = ""
         if not line:
             self.proc.wait(timeout=30)
             return None  # (it crashed on this case)
-        return json.loads(line)
+        return json.loads(line[len("@@JSON@@"):])
 
     def close(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -285,6 +288,57 @@ def _mjcf_cases(args, rng, pick, counts, kinds) -> int:
     return len(corpus)
 
 
+class _Dart(_IDynTree):
+    """dartpy's reading of a SKEL file (test_skel's dump) in a worker process."""
+
+    def ask(self, path: Path) -> dict | None:
+        if self.proc is None or self.proc.poll() is not None:
+            import test_skel
+
+            dump = test_skel._DART_DUMP.split("try:\n    result")[0]
+            loop = ("for line in sys.stdin:\n    try:\n        out = dump(line.strip())\n    except Exception as e:\n"
+                    "        out = {'ok': False, 'error': str(e)}\n    print('@@JSON@@' + json.dumps(out), flush=True)\n")
+            self.proc = subprocess.Popen([sys.executable, "-c", dump + loop], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        return super().ask(path)
+
+
+def _skel_cases(args, rng, pick, counts, kinds) -> int:
+    import test_skel
+
+    worker = _Dart()
+    corpus = seeds("skel")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "case.skel"
+        for _ in range(args.cases):
+            name, text = corpus[rng.randrange(len(corpus))]
+            for _m in range(rng.randint(1, 3)):
+                text = mutate(text, "skel", pick)
+            path.write_text(text, encoding="utf-8", errors="surrogatepass")
+            ref = worker.ask(path)
+            try:
+                load_model(path, allow_include_outside=[str(r) for r in test_skel.ROOTS])
+                error = None
+            except ModelError as e:
+                error = str(e)
+            if ref is None:
+                verdict, why = "the reference crashes, " + ("ours refuses" if error else "ours reads"), error or ""
+            elif not ref["ok"] or not ref["skeletons"]:
+                verdict = "both refuse" if error else "the reference refuses, ours reads"
+                why = ref.get("error", "no skeleton")[:200]
+            elif error:
+                verdict, why = "the reference reads, ours refuses", error
+            else:
+                try:
+                    test_skel.compare_with_dart(path, ref)
+                    verdict, why = "both read, the same", ""
+                except (AssertionError, ModelError) as e:
+                    verdict, why = "both read, differently", str(e).strip().splitlines()[0][:300] if str(e) else "?"
+            _count(counts, kinds, verdict, why, name, text, f"dartpy: {ref and ref.get('error')}\nours: {error}\n{why}")
+    worker.close()
+    return len(corpus)
+
+
 def _count(counts: Counter, kinds: dict, verdict: str, why: str, seed: str, text: str, detail: str) -> None:
     counts[verdict] += 1
     if verdict not in ("both refuse", "both read, the same"):
@@ -294,7 +348,7 @@ def _count(counts: Counter, kinds: dict, verdict: str, why: str, seed: str, text
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cases", nargs="?", type=int, default=500)
-    parser.add_argument("--format", choices=("sdf", "urdf", "mjcf"), default="sdf")
+    parser.add_argument("--format", choices=("sdf", "urdf", "mjcf", "skel"), default="sdf")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", type=Path, help="directory for one input of each kind of disagreement")
     args = parser.parse_args()
@@ -304,7 +358,7 @@ def main() -> int:
     counts: Counter = Counter()
     kinds: dict[str, list] = {}
     start = time.perf_counter()
-    cases = {"sdf": _sdf_cases, "urdf": _urdf_cases, "mjcf": _mjcf_cases}[args.format]
+    cases = {"sdf": _sdf_cases, "urdf": _urdf_cases, "mjcf": _mjcf_cases, "skel": _skel_cases}[args.format]
     n_seeds = cases(args, rng, pick, counts, kinds)
     seconds = time.perf_counter() - start
     print(table([[v, n] for v, n in counts.most_common()], ["verdict", "cases"]))
