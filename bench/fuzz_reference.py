@@ -70,6 +70,30 @@ def _kind(message: str) -> str:
     return re.sub(r"[-+]?\d[\d.e+-]*", "N", message)[:160]
 
 
+def _mutated(corpus: list[tuple[str, str]], fmt: str, args, rng, pick, path: Path | None = None):
+    """(seed name, mutated text) for each case, the text also written to `path` for a reader that wants a file."""
+    for _ in range(args.cases):
+        name, text = corpus[rng.randrange(len(corpus))]
+        for _m in range(rng.randint(1, 3)):
+            text = mutate(text, fmt, pick)
+        if path is not None:
+            path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        yield name, text
+
+
+def _verdict(ref_reads: bool | None, error: str | None, compare) -> tuple[str, str]:
+    """The verdict of one case and why: `ref_reads` None when the reference crashed, `error` our refusal,
+    `compare()` how the two models differ ('' when they do not), asked only when both read."""
+    if ref_reads is None:
+        return "the reference crashes, " + ("ours refuses" if error else "ours reads"), error or ""
+    if not ref_reads:
+        return ("both refuse" if error else "the reference refuses, ours reads"), ""
+    if error:
+        return "the reference reads, ours refuses", error
+    why = compare()
+    return ("both read, differently" if why else "both read, the same"), why
+
+
 def _sdf_cases(args, rng, pick, counts, kinds) -> int:
     import test_sdf
 
@@ -82,18 +106,20 @@ def _sdf_cases(args, rng, pick, counts, kinds) -> int:
             continue
         if test_sdf._ref(exe, path)["ok"]:
             corpus.append((path.name, text))
+    def compare() -> str:
+        try:
+            test_sdf.compare_with_libsdformat(exe, path)
+            return ""
+        except AssertionError as e:
+            return _first_line(e)
+
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "case.sdf"
-        for _ in range(args.cases):
-            name, text = corpus[rng.randrange(len(corpus))]
-            for _m in range(rng.randint(1, 3)):
-                text = mutate(text, "sdf", pick)
-            path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        for name, text in _mutated(corpus, "sdf", args, rng, pick, path):
             try:
                 ref = test_sdf._ref(exe, path)
-            except (ValueError, subprocess.TimeoutExpired) as e:  # (a dump that is no JSON: a libsdformat crash)
-                _count(counts, kinds, "reference failed", type(e).__name__, name, text, str(e))
-                continue
+            except (ValueError, subprocess.TimeoutExpired):  # (a dump that is no JSON: libsdformat crashed)
+                ref = None
             opts = LoadOptions(base_dir=tmp, search_paths=(str(test_sdf.MODEL_PATH),))
             try:
                 graph = sdf.read_sdf(path.read_bytes(), opts, Diagnostics(str(path)))
@@ -101,18 +127,11 @@ def _sdf_cases(args, rng, pick, counts, kinds) -> int:
                 ours = None
             except ModelError as e:
                 ours = str(e)
-            if not ref["ok"] or "model" not in ref:
-                verdict = "both refuse" if ours is not None else "the reference refuses, ours reads"
+            reads = None if ref is None else bool(ref["ok"] and "model" in ref)
+            verdict, why = _verdict(reads, ours, compare)
+            if verdict == "the reference refuses, ours reads":
                 why = " | ".join(ref.get("errors", []))[:300] or "no model"
-            elif ours is not None:
-                verdict, why = "the reference reads, ours refuses", ours
-            else:
-                try:
-                    test_sdf.compare_with_libsdformat(exe, path)
-                    verdict, why = "both read, the same", ""
-                except AssertionError as e:
-                    verdict, why = "both read, differently", str(e).strip().splitlines()[0][:300] if str(e) else "?"
-            _count(counts, kinds, verdict, why, name, text, f"libsdformat: {ref.get('errors')}\nours: {ours}\n{why}")
+            _count(counts, kinds, verdict, why, name, text, f"libsdformat: {ref and ref.get('errors')}\nours: {ours}\n{why}")
     return len(corpus)
 
 
@@ -203,27 +222,13 @@ def _urdf_cases(args, rng, pick, counts, kinds) -> int:
             ref = worker.ask(path)
             if ref is not None and ref["ok"]:
                 corpus.append((name, text))
-        for _ in range(args.cases):
-            name, text = corpus[rng.randrange(len(corpus))]
-            for _m in range(rng.randint(1, 3)):
-                text = mutate(text, "urdf", pick)
-            path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        for name, text in _mutated(corpus, "urdf", args, rng, pick, path):
             ref = worker.ask(path)
             try:
                 ours, error = load_model(text), None
             except ModelError as e:
                 ours, error = None, str(e)
-            if ref is None:
-                verdict = "the reference crashes, " + ("ours refuses" if error else "ours reads")
-                why = error or ""
-            elif not ref["ok"]:
-                verdict = "both refuse" if error else "the reference refuses, ours reads"
-                why = ""
-            elif error:
-                verdict, why = "the reference reads, ours refuses", error
-            else:
-                why = _urdf_difference(ours, ref)
-                verdict = "both read, differently" if why else "both read, the same"
+            verdict, why = _verdict(None if ref is None else ref["ok"], error, lambda: _urdf_difference(ours, ref))
             _count(counts, kinds, verdict, why, name, text, f"iDynTree: {ref and ref.get('error')}\nours: {error}\n{why}")
     worker.close()
     return len(corpus)
@@ -264,26 +269,18 @@ def _mjcf_cases(args, rng, pick, counts, kinds) -> int:
     import mujoco
 
     corpus = seeds("mjcf")
-    for _ in range(args.cases):
-        name, text = corpus[rng.randrange(len(corpus))]
-        for _m in range(rng.randint(1, 3)):
-            text = mutate(text, "mjcf", pick)
+    for name, text in _mutated(corpus, "mjcf", args, rng, pick):
         try:
             m, ref = mujoco.MjModel.from_xml_string(text), ""
         except Exception as e:  # noqa: BLE001 - MuJoCo's compiler raises ValueError, its XML reader others
-            m, ref = None, str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            m, ref = None, _first_line(e) or type(e).__name__
         try:
             ours, error = load_model(text, format="mjcf"), None
         except ModelError as e:
             ours, error = None, str(e)
-        if m is None:
-            verdict = "both refuse" if error else "the reference refuses, ours reads"
+        verdict, why = _verdict(m is not None, error, lambda: _mjcf_difference(ours, m))
+        if verdict == "the reference refuses, ours reads":
             why = ref
-        elif error:
-            verdict, why = "the reference reads, ours refuses", error
-        else:
-            why = _mjcf_difference(ours, m)
-            verdict = "both read, differently" if why else "both read, the same"
         _count(counts, kinds, verdict, why, name, text, f"MuJoCo: {ref}\nours: {error}\n{why}")
     return len(corpus)
 
@@ -310,33 +307,32 @@ def _skel_cases(args, rng, pick, counts, kinds) -> int:
     corpus = seeds("skel")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "case.skel"
-        for _ in range(args.cases):
-            name, text = corpus[rng.randrange(len(corpus))]
-            for _m in range(rng.randint(1, 3)):
-                text = mutate(text, "skel", pick)
-            path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        for name, text in _mutated(corpus, "skel", args, rng, pick, path):
             ref = worker.ask(path)
             try:
                 load_model(path, allow_include_outside=[str(r) for r in test_skel.ROOTS])
                 error = None
             except ModelError as e:
                 error = str(e)
-            if ref is None:
-                verdict, why = "the reference crashes, " + ("ours refuses" if error else "ours reads"), error or ""
-            elif not ref["ok"] or not ref["skeletons"]:
-                verdict = "both refuse" if error else "the reference refuses, ours reads"
-                why = ref.get("error", "no skeleton")[:200]
-            elif error:
-                verdict, why = "the reference reads, ours refuses", error
-            else:
+
+            def compare() -> str:
                 try:
-                    test_skel.compare_with_dart(path, ref)
-                    verdict, why = "both read, the same", ""
-                except (AssertionError, ModelError) as e:
-                    verdict, why = "both read, differently", str(e).strip().splitlines()[0][:300] if str(e) else "?"
+                    test_skel.compare_with_dart(path, ref)  # noqa: B023 - called at once, in this iteration
+                    return ""
+                except (AssertionError, ModelError) as e:  # (ModelError: a skeleton other than the first)
+                    return _first_line(e)
+
+            verdict, why = _verdict(None if ref is None else bool(ref["ok"] and ref["skeletons"]), error, compare)
+            if verdict == "the reference refuses, ours reads":
+                why = ref.get("error", "no skeleton")[:200]
             _count(counts, kinds, verdict, why, name, text, f"dartpy: {ref and ref.get('error')}\nours: {error}\n{why}")
     worker.close()
     return len(corpus)
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0][:300] if text else "?"
 
 
 def _count(counts: Counter, kinds: dict, verdict: str, why: str, seed: str, text: str, detail: str) -> None:
