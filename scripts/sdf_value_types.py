@@ -6,7 +6,9 @@ The description files (Debian libsdformat-dev) give each element its value type;
 whose element holds a value of the wrong type.  The reader checks the same (document.check_values), by the
 element and its parent's tag, for the types that are numbers or booleans.  They also say which elements are
 required (required="1"): libsdformat refuses such an element whose value is empty ("Empty string used when
-setting a required parameter"), where an optional one takes its default; REQUIRED_VALUES lists them.
+setting a required parameter"), where an optional one takes its default; REQUIRED_VALUES lists them. Some
+give a value's bounds (min, max): libsdformat refuses a value outside them ("Error reading element <mu>");
+VALUE_RANGES lists them, where every definition of (parent tag, tag) gives the same.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ CHECKED = {"double": "double", "float": "double", "int": "int", "unsigned int": 
 
 
 def walk(spec: Path, el: etree._Element, parent: str | None, out: dict, seen: set, required: dict,
-         grandparent: str | None = None) -> None:
+         grandparent: str | None = None, ranges: dict | None = None) -> None:
     """Record (parent tag, tag) -> type for `el` and what it holds, following <include filename>, and in
     `required` whether each definition of (grandparent tag, parent tag, tag) is required="1"."""
     name = el.get("name")
@@ -29,9 +31,11 @@ def walk(spec: Path, el: etree._Element, parent: str | None, out: dict, seen: se
     if el.get("type") and parent and name and name != "__default__":
         out.setdefault((parent, name), set()).add(kind)
         required.setdefault((grandparent or "", parent, name), []).append(el.get("required") == "1")
+        if ranges is not None:
+            ranges.setdefault((grandparent or "", parent, name), set()).add((el.get("min"), el.get("max")))
     for child in el:
         if child.tag == "element":
-            walk(spec, child, name, out, seen, required, parent)
+            walk(spec, child, name, out, seen, required, parent, ranges)
         elif child.tag == "include":
             key = (name, child.get("filename"))
             if key in seen:
@@ -39,14 +43,15 @@ def walk(spec: Path, el: etree._Element, parent: str | None, out: dict, seen: se
             seen.add(key)
             path = spec / child.get("filename")
             if path.is_file():  # (libsdformat 12 ships sensor.sdf naming a navsat.sdf it does not have)
-                walk(spec, etree.parse(str(path)).getroot(), name, out, seen, required, parent)
+                walk(spec, etree.parse(str(path)).getroot(), name, out, seen, required, parent, ranges)
 
 
 def main() -> None:
     spec = Path(sys.argv[1] if len(sys.argv) > 1 else "/usr/share/sdformat12/1.9")
     out: dict[tuple[str, str], set[str]] = {}
     required: dict[tuple[str, str, str], list[bool]] = {}
-    walk(spec, etree.parse(str(spec / "root.sdf")).getroot(), None, out, set(), required)
+    ranges: dict[tuple[str, str], set] = {}
+    walk(spec, etree.parse(str(spec / "root.sdf")).getroot(), None, out, set(), required, None, ranges)
     print('"""The value type of each SDFormat element that holds a value, by its parent\'s tag and its own ("text": a')
     print("string, a pose or another type not checked as numbers).")
     print()
@@ -67,6 +72,30 @@ def main() -> None:
         if all(flags):
             print(f"    {key!r},")
     print("})")
+    by_pair: dict[tuple[str, str], set] = {}
+    for key, bounds in list(ranges.items()):  # (libsdformat enforces the bounds of one number, not of a vector's)
+        if any(len(b.split()) > 1 for pair in bounds for b in pair if b is not None):
+            del ranges[key]
+    for (_, parent, tag), bounds in ranges.items():
+        by_pair.setdefault((parent, tag), set()).update(bounds)
+
+    def bounds_text(bounds: set) -> str:
+        lo, hi = next(iter(bounds))
+        lo, hi = (None if b is None else tuple(float(x) for x in b.split()) for b in (lo, hi))
+        return f"({lo!r}, {hi!r})"
+
+    print("# the bounds of a number, (min, max) each a tuple of one number or None, where every")
+    print("# definition of (parent tag, tag) gives the same; then those given in some parents of that tag only")
+    print("VALUE_RANGES: dict[tuple[str, str], tuple[tuple[float, ...] | None, tuple[float, ...] | None]] = {")
+    for key, bounds in sorted(by_pair.items()):
+        if len(bounds) == 1 and bounds != {(None, None)}:
+            print(f"    {key!r}: {bounds_text(bounds)},")
+    print("}")
+    print("VALUE_RANGES_IN: dict[tuple[str, str, str], tuple[tuple[float, ...] | None, tuple[float, ...] | None]] = {")
+    for key, bounds in sorted(ranges.items()):
+        if len(by_pair[key[1:]]) > 1 and len(bounds) == 1 and bounds != {(None, None)}:
+            print(f"    {key!r}: {bounds_text(bounds)},")
+    print("}")
     print("# and those required in some parents of that tag only: (grandparent tag, parent tag, tag)")
     print("REQUIRED_VALUES_IN: frozenset[tuple[str, str, str]] = frozenset({")
     for (grandparent, parent, tag), flags in sorted(required.items()):

@@ -640,13 +640,21 @@ _LIBSDFORMAT_REFUSES = [
     (f'<link name="a"><collision name=" ">{_SPHERE}</collision></link>', "<collision name=' '>: missing required attribute"),
     ('<link name="a"><light name="l" type="point"><specular>0 -1 0 1</specular></light></link>',
      "<specular> needs 3 or 4 numbers between 0 and 1 (r g b [a]), got '0 -1 0 1'"),
+    (f'<link name="a"><collision name="c">{_SPHERE}<surface><friction><ode><mu>-1</mu></ode></friction></surface>'
+     "</collision></link>", "<mu> of <ode> is -1: the specification wants it at least 0"),
+    ('<link name="a"><sensor name="s" type="imu"><imu><angular_velocity><x><noise type="gaussian"><stddev>-1</stddev>'
+     "</noise></x></angular_velocity></imu></sensor></link>", "<stddev> of <noise> is -1"),
+    ('<link name="a"><sensor name="s" type="camera"><camera><horizontal_fov>7</horizontal_fov><image><width>1</width>'
+     "<height>1</height></image><clip><near>0.1</near><far>1</far></clip></camera></sensor></link>",
+     "<horizontal_fov> of <camera> is 7: the specification wants it between 0.1 and 6.28319"),
 ]
 
 
 @pytest.mark.parametrize("body, message", _LIBSDFORMAT_REFUSES)
 def test_what_libsdformat_refuses_in_a_model_is_refused_at_its_line(body, message, tmp_path):
     """Two sensors of one link (or joint) sharing a name were read as two, the second renamed; a visual or collision
-    without a name was read unnamed; a light's colour outside [0, 1] was kept. libsdformat refuses each file."""
+    without a name was read unnamed; a light's colour outside [0, 1], a negative friction coefficient or noise
+    deviation, a camera's field of view beyond 2 pi were kept. libsdformat refuses each file."""
     text = _model(body)
     assert _libsdformat_accepts(text, tmp_path) in (False, None)
     e = _refused(text, re.escape(message))
@@ -668,3 +676,9 @@ def test_the_values_of_a_whole_world_are_checked_not_only_the_model_read(tmp_pat
     apart = _model('<link name="a"><sensor name="s" type="imu"/></link><link name="b"><sensor name="s" type="imu"/></link>')
     assert _libsdformat_accepts(apart, tmp_path) in (True, None)
     load_model(apart, format="sdf")
+    # a camera's noise has no bound in the description files (an IMU's has): accepted, there as here
+    camera = _model('<link name="a"><sensor name="s" type="camera"><camera><horizontal_fov>1</horizontal_fov><image>'
+                    "<width>1</width><height>1</height></image><clip><near>0.1</near><far>1</far></clip><noise>"
+                    "<type>gaussian</type><stddev>-1</stddev></noise></camera></sensor></link>")
+    assert _libsdformat_accepts(camera, tmp_path) in (True, None)
+    load_model(camera, format="sdf")

@@ -21,7 +21,7 @@ from ..base import Diagnostics
 from ..common import remembered_transform
 from ..numbers import MAX_NUMBER_CHARS
 from ..xmlutil import XmlReader, find_child, find_children, parse_xml
-from .value_types import REQUIRED_VALUES, REQUIRED_VALUES_IN, VALUE_TYPES
+from .value_types import REQUIRED_VALUES, REQUIRED_VALUES_IN, VALUE_RANGES, VALUE_RANGES_IN, VALUE_TYPES
 
 MIN_VERSION = (1, 4)
 MAX_VERSION = (1, 11)
@@ -265,6 +265,8 @@ _NEWER = {"screw_thread_pitch": ("double",), "density": ("double",), "radii": ("
 _UNIFORM = {tag: next(iter(set(by.values()))) for tag, by in _TYPES.items() if len(set(by.values())) == 1}
 _UNIFORM.update((tag, kinds) for tag, kinds in _NEWER.items() if tag not in _TYPES)
 _TEXT = ("text",)
+# tags of values with bounds (in some parent): looked at by their parent, as the bounds depend on it
+_BOUNDED_TAGS = frozenset(t for _, t in VALUE_RANGES) | frozenset(t for _, _, t in VALUE_RANGES_IN)
 # tags of elements libsdformat refuses empty (in some parent), looked at even where their value is text
 _REQUIRED_TAGS = frozenset(t for _, t in REQUIRED_VALUES) | frozenset(t for _, _, t in REQUIRED_VALUES_IN)
 _CHECKED_TAGS = tuple(dict.fromkeys((*(t for t, by in _TYPES.items() if set(by.values()) != {_TEXT}),
@@ -321,6 +323,27 @@ def _check_not_required(r: XmlReader, el: etree._Element) -> None:
                           "libsdformat refuses an empty one (it takes no default for it)")
 
 
+def _check_bounds(r: XmlReader, el: etree._Element, raw: str) -> None:
+    """Refuse a value outside the bounds the description files give it (libsdformat: "Error reading element
+    <mu>"): a negative friction coefficient or noise deviation, a camera's field of view of 7 rad."""
+    parent = el.getparent()
+    grandparent = parent.getparent() if parent is not None else None
+    bounds = VALUE_RANGES.get((parent.tag, el.tag)) if parent is not None else None
+    if bounds is None and grandparent is not None:
+        bounds = VALUE_RANGES_IN.get((grandparent.tag, parent.tag, el.tag))
+    if bounds is None:
+        return
+    values = [float(v) for v in raw.split()]  # (numbers: the value check has passed them)
+    lo, hi = bounds
+    if (lo is not None and any(v < b for v, b in zip(values, lo))) or (
+            hi is not None and any(v > b for v, b in zip(values, hi))):
+        span = f"at least {' '.join(f'{b:g}' for b in lo)}" if hi is None else (
+            f"at most {' '.join(f'{b:g}' for b in hi)}" if lo is None else
+            f"between {' '.join(f'{b:g}' for b in lo)} and {' '.join(f'{b:g}' for b in hi)}")
+        raise r.error(el, f"<{el.tag}> of <{parent.tag}> is {raw}: the specification wants it {span} "
+                          "(libsdformat refuses it)")
+
+
 def check_values(r: XmlReader, root: etree._Element) -> None:
     """Reject malformed values anywhere in the model, as libsdformat does, not only in what we use."""
     skipped: set[etree._Element] = set()  # inside a <plugin> or a foreign namespace: not SDFormat's values
@@ -355,16 +378,19 @@ def check_values(r: XmlReader, root: etree._Element) -> None:
         if kinds is None:  # (a tag whose type depends on its parent: a link's <gravity> is a boolean)
             parent = el.getparent().tag
             kinds = _TYPES[tag].get(parent)
-        if kinds is None or kinds == _TEXT or (kinds, raw) in good:
+        if kinds is None or kinds == _TEXT:
             continue
-        for k, kind in enumerate(kinds):  # (a tag of two types in one parent: either will do)
-            try:
-                _check_value(r, el, raw, kind)
-                break
-            except ModelError:
-                if k == len(kinds) - 1:
-                    raise
-        good.add((kinds, raw))
+        if (kinds, raw) not in good:
+            for k, kind in enumerate(kinds):  # (a tag of two types in one parent: either will do)
+                try:
+                    _check_value(r, el, raw, kind)
+                    break
+                except ModelError:
+                    if k == len(kinds) - 1:
+                        raise
+            good.add((kinds, raw))
+        if tag in _BOUNDED_TAGS:  # (a well-formed number, now: its bounds)
+            _check_bounds(r, el, raw)
 
 
 # -- the legacy flattened form -------------------------------------------------------------------------

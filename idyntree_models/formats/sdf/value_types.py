@@ -522,6 +522,46 @@ REQUIRED_VALUES: frozenset[tuple[str, str]] = frozenset({
     ('world', 'gravity'),
     ('world', 'magnetic_field'),
 })
+# the bounds of a number, (min, max) each a tuple of one number or None, where every
+# definition of (parent tag, tag) gives the same; then those given in some parents of that tag only
+VALUE_RANGES: dict[tuple[str, str], tuple[tuple[float, ...] | None, tuple[float, ...] | None]] = {
+    ('bounce', 'restitution_coefficient'): ((0.0,), (1.0,)),
+    ('bullet', 'friction'): ((0.0,), None),
+    ('bullet', 'friction2'): ((0.0,), None),
+    ('camera', 'horizontal_fov'): ((0.1,), (6.283186,)),
+    ('clip', 'far'): ((0.1,), None),
+    ('clip', 'near'): ((0.0,), None),
+    ('clouds', 'direction'): ((0.0,), (3.1456,)),
+    ('clouds', 'humidity'): ((0.0,), (1.0,)),
+    ('clouds', 'mean_size'): ((0.0,), (1.0,)),
+    ('clouds', 'speed'): ((0.0,), None),
+    ('fog', 'density'): ((0.0,), None),
+    ('fog', 'end'): ((0.0,), None),
+    ('fog', 'start'): ((0.0,), None),
+    ('lens', 'cutoff_angle'): ((0.0,), (3.141592653,)),
+    ('lens', 'env_texture_size'): ((4.0,), (2048.0,)),
+    ('noise', 'bias_stddev'): ((0.0,), None),
+    ('noise', 'dynamic_bias_stddev'): ((0.0,), None),
+    ('ode', 'mu'): ((0.0,), None),
+    ('ode', 'mu2'): ((0.0,), None),
+    ('particle_emitter', 'max_velocity'): ((0.0,), None),
+    ('particle_emitter', 'min_velocity'): ((0.0,), None),
+    ('particle_emitter', 'rate'): ((0.0,), None),
+    ('particle_emitter', 'scale_rate'): ((0.0,), None),
+    ('torsional', 'coefficient'): ((0.0,), None),
+    ('torsional', 'patch_radius'): ((0.0,), None),
+    ('torsional', 'surface_radius'): ((0.0,), None),
+}
+VALUE_RANGES_IN: dict[tuple[str, str, str], tuple[tuple[float, ...] | None, tuple[float, ...] | None]] = {
+    ('horizontal', 'noise', 'stddev'): ((0.0,), None),
+    ('pressure', 'noise', 'stddev'): ((0.0,), None),
+    ('vertical', 'noise', 'stddev'): ((0.0,), None),
+    ('vertical_position', 'noise', 'stddev'): ((0.0,), None),
+    ('vertical_velocity', 'noise', 'stddev'): ((0.0,), None),
+    ('x', 'noise', 'stddev'): ((0.0,), None),
+    ('y', 'noise', 'stddev'): ((0.0,), None),
+    ('z', 'noise', 'stddev'): ((0.0,), None),
+}
 # and those required in some parents of that tag only: (grandparent tag, parent tag, tag)
 REQUIRED_VALUES_IN: frozenset[tuple[str, str, str]] = frozenset({
     ('axis', 'limit', 'lower'),
