@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import random
 import re
 import subprocess
@@ -269,6 +270,17 @@ def _mjcf_cases(args, rng, pick, counts, kinds) -> int:
     import mujoco
 
     corpus = seeds("mjcf")
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:  # (MuJoCo writes MUJOCO_LOG.TXT in the working folder)
+        os.chdir(tmp)
+        try:
+            _mjcf_loop(args, rng, pick, counts, kinds, corpus, mujoco)
+        finally:
+            os.chdir(here)
+    return len(corpus)
+
+
+def _mjcf_loop(args, rng, pick, counts, kinds, corpus, mujoco) -> None:
     for name, text in _mutated(corpus, "mjcf", args, rng, pick):
         try:
             m, ref = mujoco.MjModel.from_xml_string(text), ""
@@ -282,7 +294,6 @@ def _mjcf_cases(args, rng, pick, counts, kinds) -> int:
         if verdict == "the reference refuses, ours reads":
             why = ref
         _count(counts, kinds, verdict, why, name, text, f"MuJoCo: {ref}\nours: {error}\n{why}")
-    return len(corpus)
 
 
 class _Dart(_IDynTree):
