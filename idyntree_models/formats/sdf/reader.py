@@ -118,12 +118,12 @@ def read_sdf(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> SdfG
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:
         raise r.error(root, f"two top-level models are named '{dup}'")
+    check_values(r, root)  # (the whole document, as libsdformat: a world's lights and other models too)
     for w in find_children(root, "world"):
         _check_world(g_frames, w, r, version)
     top, world = _choose_model(g_frames, root, r, version, options.base_dir)
     if world is not None:
         _name_the_rest_of_the_world(find_child(root, "world"), top, diag)
-    check_values(r, root)  # (the whole document, as libsdformat: a world's lights and other models too)
     world_el = find_child(root, "world")
     if world_el is not None:
         for tag in ("gravity", "magnetic_field", "wind/linear_velocity"):
