@@ -1056,6 +1056,10 @@ def test_the_table_of_unique_elements_is_mujocos_own():
     ("", '<site name="s" fromto="0 0 0 0 0 1"/>', "fromto on a sphere site"),  # (a site is a sphere by default)
     ("", '<body name="c"><joint name="k" type="ball" range="0.001 60"/><geom size="0.1"/></body>',
      "range 0.001 60 must start at 0"),
+    ("", '<body name="c"><joint name="k" type="ball" range="-10 0"/><geom size="0.1"/></body>',
+     "range -10 0 must start at 0"),  # (not increasing from 0: it was not judged)
+    ("", '<body name="c"><joint name="k" type="ball" range="-10 -5" limited="true"/><geom size="0.1"/></body>',
+     "range -10 -5 must start at 0"),
     ('<frame><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/></frame>', "", "a <inertial> in the world body"),
 ])
 def test_what_mujoco_refuses_in_bodies_is_refused_at_its_line(world, body, message):
@@ -1065,3 +1069,34 @@ def test_what_mujoco_refuses_in_bodies_is_refused_at_its_line(world, body, messa
     text = (f'<mujoco><worldbody>\n{world}<body name="b"><joint name="j"/><geom size="0.1"/>\n{body}</body>'
             "</worldbody></mujoco>")
     both_refuse(text, message, (2 if world else 3))
+
+
+def test_an_empty_material_is_none_and_texture_names_come_from_their_file():
+    """From the review of the name checks: material="" names no material in MuJoCo (it clears a class's), and an
+    unnamed texture takes its file's name, as a mesh does."""
+    empty = ('<mujoco><asset><material name="m"/></asset><default><geom material="m"/></default><worldbody>'
+             '<body name="b"><joint/><geom size="0.1" material=""/></body></worldbody></mujoco>')
+    mujoco.MjModel.from_xml_string(empty)
+    load_model(empty, format="mjcf")
+    textures = ('<mujoco><asset><texture file="wood.png" type="2d"/>\n<texture name="wood" type="2d" builtin="checker" '
+                'width="8" height="8"/></asset><worldbody><body name="b"><geom size="0.1"/></body></worldbody></mujoco>')
+    both_refuse(textures, "texture name 'wood' is used twice (first at line 1) (a name taken from the file name", 2,
+                "repeated name 'wood' in texture")
+
+
+def test_force_torque_sensor_names_the_export_makes_are_unique():
+    """From the review of the name checks: a force/torque sensor 'ft' is written as the pair 'ft_force' and 'ft_torque',
+    which an accelerometer of the model may be named already; MuJoCo refused the export (and our import since)."""
+    urdf = """<robot name="r">
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <sensor name="ft" type="force_torque"><parent joint="j"/><force_torque><frame>child</frame>
+    <measure_direction>child_to_parent</measure_direction></force_torque></sensor>
+  <sensor name="ft_force" type="accelerometer"><parent link="b"/></sensor>
+</robot>"""
+    model = load_model(urdf)
+    text = export_model(model, "mjcf")
+    mujoco.MjModel.from_xml_string(text)
+    assert model_differences(model, load_model(text, format="mjcf")) == []

@@ -646,7 +646,7 @@ _LIBSDFORMAT_REFUSES = [
      "</noise></x></angular_velocity></imu></sensor></link>", "<stddev> of <noise> is -1"),
     ('<link name="a"><sensor name="s" type="camera"><camera><horizontal_fov>7</horizontal_fov><image><width>1</width>'
      "<height>1</height></image><clip><near>0.1</near><far>1</far></clip></camera></sensor></link>",
-     "<horizontal_fov> of <camera> is 7: the specification wants it between 0.1 and 6.28319"),
+     "<horizontal_fov> of <camera> is 7: the specification wants it between 0.1 and 6.283186"),
 ]
 
 
@@ -682,3 +682,20 @@ def test_the_values_of_a_whole_world_are_checked_not_only_the_model_read(tmp_pat
                     "<type>gaussian</type><stddev>-1</stddev></noise></camera></sensor></link>")
     assert _libsdformat_accepts(camera, tmp_path) in (True, None)
     load_model(camera, format="sdf")
+
+
+def test_custom_content_and_hexadecimal_values_are_read_as_libsdformat_reads_them(tmp_path):
+    """From the review of the checks above: an element the specification does not define is copied by libsdformat
+    without a check, and so is what it holds (a negative <mu> or an empty <uri> inside it); a hexadecimal integer
+    is a value (libsdformat reads it) whose bounds are judged too, where the bounds check failed on it."""
+    lens = ('<link name="a"><sensor name="s" type="camera"><camera><horizontal_fov>1</horizontal_fov><image><width>1'
+            "</width><height>1</height></image><clip><near>0.1</near><far>1</far></clip><lens><env_texture_size>{}"
+            "</env_texture_size></lens></camera></sensor></link>")
+    for body in ('<link name="a"><custom_stuff><ode><mu>-1</mu></ode><mesh><uri></uri></mesh></custom_stuff></link>',
+                 lens.format("0x100")):
+        text = _model(body)
+        assert _libsdformat_accepts(text, tmp_path) in (True, None)
+        load_model(text, format="sdf")
+    low = _model(lens.format("0x1"))
+    assert _libsdformat_accepts(low, tmp_path) in (False, None)
+    _refused(low, re.escape("<env_texture_size> of <lens> is 0x1: the specification wants it between 4 and 2048"))

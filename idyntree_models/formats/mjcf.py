@@ -510,7 +510,7 @@ class _Exporter:
         existing = self.sites.get(name)
         if existing is not None and existing[0] == link and np.allclose(existing[1], pose, rtol=0.0, atol=1e-12):
             return name
-        site = name if name not in self.sites else f"{name}_sensor_site"
+        site = name if name not in self.sites else unique_name(f"{name}_sensor_site", self.sites)
         body = self.worldbody if link == "world" else self.root.find(f".//body[@name='{link}']")
         self._site(body, site, link, pose)
         self.extras.setdefault("sensor_sites", []).append(site)
@@ -519,11 +519,16 @@ class _Exporter:
     def _sensors(self) -> None:
         block = etree.Element("sensor")
         skipped = []
+        # MuJoCo refuses two sensors of one name: a force/torque pair's names are made beside the names of the
+        # sensors written as they are (our import takes the pair's name from the extras, by its site)
+        taken = {s.name for s in self.model.sensors.values() if isinstance(s, LinkSensor)}
         for s in self.model.sensors.values():
             if isinstance(s, ForceTorqueSensor):
                 site = self._sensor_site(s.name, s.second_link, s.second_link_H_sensor)
-                etree.SubElement(block, "force", name=f"{s.name}_force", site=site)
-                etree.SubElement(block, "torque", name=f"{s.name}_torque", site=site)
+                for tag in ("force", "torque"):
+                    written = unique_name(f"{s.name}_{tag}", taken)
+                    taken.add(written)
+                    etree.SubElement(block, tag, name=written, site=site)
                 self.extras.setdefault("force_torque", {})[s.name] = {
                     "site": site, "applied_wrench_link": s.applied_wrench_link, "frame": s.frame}
                 if s.applied_wrench_link != s.second_link:
@@ -1077,10 +1082,13 @@ class _Importer:
         if kind == "ball":
             a.get("axis")  # (a ball joint has none: MuJoCo ignores it too)
             cone = self.floats(el, a, "range", 2)
+            limited = _keyword(self.r, el, a, "limited", ("false", "true", "auto"), "auto")
+            if cone is not None and cone[0] != 0.0 and (limited == "true" or (
+                    limited == "auto" and self.autolimits and cone[0] < cone[1])):
+                # (a ball joint's range is a cone: its first number is no bound; MuJoCo judges this first)
+                raise self.r.error(el, f"ball joint '{name}': range {cone[0]:g} {cone[1]:g} must start at 0 (a "
+                                       "ball joint's limit is the cone angle, the second number; MuJoCo refuses it)")
             if cone is not None and self._limited(el, a, np.array([0.0, cone[1]]), "range", "limited"):
-                if cone[0] != 0.0:  # (a ball joint's range is a cone: its first number is no bound)
-                    raise self.r.error(el, f"ball joint '{name}': range {cone[0]:g} {cone[1]:g} must start at 0 (a "
-                                           "ball joint's limit is the cone angle, the second number; MuJoCo refuses it)")
                 self.diag.warn(f"MJCF: ball joint '{name}': its cone limit is not represented")
             joint = Joint(name, JointType.SPHERICAL, parent, child, rest, center=rest[:3, :3] @ pos + rest[:3, 3])
             self.model.add_joint(joint)
@@ -1119,7 +1127,7 @@ class _Importer:
         """MuJoCo refuses a geom or site whose material (its own, or its class's) names no material asset;
         the colour it would give was left out without a word."""
         material = dict.get(a, "material")  # (only looked at: a site's material is not in the model, and said so)
-        if material is not None and material not in self.materials:
+        if material and material not in self.materials:  # ('' is none, as in MuJoCo: it clears a class's)
             raise self.r.error(el, f"unknown material '{material}' (no <material> of that name in <asset>)")
 
     def _content(self, el, link: str, link_H_el: np.ndarray, cc: str | None, world: bool = False,
@@ -1442,6 +1450,8 @@ class _Importer:
     def _body_frame_sensor(self, s: etree._Element) -> None:
         """A frameangacc on a body: on its frame (xbody), which is its link's; the inertial frame (body) and
         other objects have no frame in the model."""
+        if s.get("objtype") is None:  # (MuJoCo: "required attribute missing: 'objtype'")
+            raise self.r.error(s, "missing required attribute 'objtype'")
         objtype, objname = _keyword(self.r, s, dict(s.attrib), "objtype", _OBJTYPES, ""), s.get("objname")
         name = s.get("name") or objname
         if objtype != "xbody":
@@ -1600,6 +1610,7 @@ _NAMED_IN_BODIES = {"body": "body", "joint": "joint", "freejoint": "joint", "geo
                     "camera": "camera", "light": "light"}
 _NAMED_SECTIONS = {"sensor": "sensor", "actuator": "actuator", "tendon": "tendon", "equality": "equality"}
 _NAMED_ASSETS = ("mesh", "material", "texture", "hfield")
+_FILE_NAMED = ("mesh", "hfield", "texture")
 
 
 def _check_unique_children(r: XmlReader, root: etree._Element) -> None:
@@ -1611,7 +1622,7 @@ def _check_unique_children(r: XmlReader, root: etree._Element) -> None:
             if isinstance(child.tag, str) and child.tag in UNIQUE_CHILDREN[parent.tag]:
                 if child.tag in first:
                     raise r.error(child, f"a second <{child.tag}> in <{parent.tag}> (the first at line {first[child.tag]}); "
-                                         "MuJoCo takes one and refuses the file")
+                                         "MuJoCo allows one and refuses the file")
                 first[child.tag] = child.sourceline
 
 
@@ -1628,8 +1639,9 @@ def _check_unique_names(r: XmlReader, root: etree._Element) -> None:
             return
         if first.tag == "worldbody":
             raise r.error(el, "a body is named 'world', the name of MuJoCo's world body; MuJoCo refuses a repeated name")
-        raise r.error(el, f"{kind} name '{name}' is used twice (first at line {first.sourceline}); MuJoCo refuses "
-                          "a repeated name")
+        how = " (a name taken from the file name where the element has none)" if kind in _FILE_NAMED else ""
+        raise r.error(el, f"{kind} name '{name}' is used twice (first at line {first.sourceline}){how}; MuJoCo "
+                          "refuses a repeated name")
 
     for world in root.findall("worldbody"):
         seen.setdefault(("body", "world"), world)
@@ -1642,8 +1654,8 @@ def _check_unique_names(r: XmlReader, root: etree._Element) -> None:
                     note(el, kind, el.get("name"))
     for asset in root.findall("asset"):
         for el in asset:
-            if el.tag in _NAMED_ASSETS:  # (a mesh or height field is named after its file where it has no name)
-                default = Path(el.get("file", "")).stem if el.tag in ("mesh", "hfield") else None
+            if el.tag in _NAMED_ASSETS:  # (a mesh, height field or texture is named after its file where it has none)
+                default = Path(el.get("file", "")).stem if el.tag in _FILE_NAMED else None
                 note(el, el.tag, el.get("name") or default)
 
 

@@ -21,7 +21,14 @@ from ..base import Diagnostics
 from ..common import remembered_transform
 from ..numbers import MAX_NUMBER_CHARS
 from ..xmlutil import XmlReader, find_child, find_children, parse_xml
-from .value_types import REQUIRED_VALUES, REQUIRED_VALUES_IN, VALUE_RANGES, VALUE_RANGES_IN, VALUE_TYPES
+from .value_types import (
+    KNOWN_ELEMENTS,
+    REQUIRED_VALUES,
+    REQUIRED_VALUES_IN,
+    VALUE_RANGES,
+    VALUE_RANGES_IN,
+    VALUE_TYPES,
+)
 
 MIN_VERSION = (1, 4)
 MAX_VERSION = (1, 11)
@@ -309,6 +316,27 @@ def _check_value(r: XmlReader, el: etree._Element, raw: str, kind: str) -> None:
         raise r.error(el, f"<{el.tag}> must not be negative, got {raw}")
 
 
+def _in_custom_element(el: etree._Element) -> bool:
+    """Whether `el` is inside an element the specification does not define, whose content libsdformat copies
+    without a check (un-namespaced custom content: `<custom_stuff><ode><mu>-1</mu>`). Asked only before a
+    refusal, so that a valid file pays nothing for it."""
+    parent = el.getparent()
+    while parent is not None:
+        if isinstance(parent.tag, str) and parent.tag not in KNOWN_ELEMENTS:
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def _number(text: str) -> float:
+    """A number the value check has passed: a decimal, or a hexadecimal integer (libsdformat reads both)."""
+    return float(int(text, 16)) if text.lower().startswith(("0x", "+0x", "-0x")) else float(text)
+
+
+def _bound(b: float) -> str:
+    return repr(int(b)) if b == int(b) else repr(b)  # (as the specification writes it: 6.283186, not 6.28319)
+
+
 def _check_not_required(r: XmlReader, el: etree._Element) -> None:
     """Refuse an empty element that the specification requires: libsdformat does ("Empty string used when setting
     a required parameter"), where an optional one takes its default.  Read with the default, an empty <size>
@@ -317,8 +345,9 @@ def _check_not_required(r: XmlReader, el: etree._Element) -> None:
     if parent is None:
         return
     grandparent = parent.getparent()
-    if (parent.tag, el.tag) in REQUIRED_VALUES or (
-            grandparent is not None and (grandparent.tag, parent.tag, el.tag) in REQUIRED_VALUES_IN):
+    if ((parent.tag, el.tag) in REQUIRED_VALUES or (
+            grandparent is not None and (grandparent.tag, parent.tag, el.tag) in REQUIRED_VALUES_IN)) \
+            and not _in_custom_element(el):
         raise r.error(el, f"<{el.tag}> of <{parent.tag}> is empty: the specification requires its value, and "
                           "libsdformat refuses an empty one (it takes no default for it)")
 
@@ -333,15 +362,25 @@ def _check_bounds(r: XmlReader, el: etree._Element, raw: str) -> None:
         bounds = VALUE_RANGES_IN.get((grandparent.tag, parent.tag, el.tag))
     if bounds is None:
         return
-    values = [float(v) for v in raw.split()]  # (numbers: the value check has passed them)
+    values = [_number(v) for v in raw.split()]  # (numbers: the value check has passed them)
     lo, hi = bounds
-    if (lo is not None and any(v < b for v, b in zip(values, lo))) or (
-            hi is not None and any(v > b for v, b in zip(values, hi))):
-        span = f"at least {' '.join(f'{b:g}' for b in lo)}" if hi is None else (
-            f"at most {' '.join(f'{b:g}' for b in hi)}" if lo is None else
-            f"between {' '.join(f'{b:g}' for b in lo)} and {' '.join(f'{b:g}' for b in hi)}")
+    if ((lo is not None and any(v < b for v, b in zip(values, lo))) or (
+            hi is not None and any(v > b for v, b in zip(values, hi)))) and not _in_custom_element(el):
+        span = f"at least {' '.join(map(_bound, lo))}" if hi is None else (
+            f"at most {' '.join(map(_bound, hi))}" if lo is None else
+            f"between {' '.join(map(_bound, lo))} and {' '.join(map(_bound, hi))}")
         raise r.error(el, f"<{el.tag}> of <{parent.tag}> is {raw}: the specification wants it {span} "
                           "(libsdformat refuses it)")
+
+
+def _check_kinds(r: XmlReader, el: etree._Element, raw: str, kinds: tuple[str, ...]) -> None:
+    for k, kind in enumerate(kinds):  # (a tag of two types in one parent: either will do)
+        try:
+            _check_value(r, el, raw, kind)
+            return
+        except ModelError:
+            if k == len(kinds) - 1:
+                raise
 
 
 def check_values(r: XmlReader, root: etree._Element) -> None:
@@ -381,13 +420,12 @@ def check_values(r: XmlReader, root: etree._Element) -> None:
         if kinds is None or kinds == _TEXT:
             continue
         if (kinds, raw) not in good:
-            for k, kind in enumerate(kinds):  # (a tag of two types in one parent: either will do)
-                try:
-                    _check_value(r, el, raw, kind)
-                    break
-                except ModelError:
-                    if k == len(kinds) - 1:
-                        raise
+            try:
+                _check_kinds(r, el, raw, kinds)
+            except ModelError:
+                if _in_custom_element(el):
+                    continue  # (not SDFormat's value: libsdformat copies it as it is)
+                raise
             good.add((kinds, raw))
         if tag in _BOUNDED_TAGS:  # (a well-formed number, now: its bounds)
             _check_bounds(r, el, raw)
