@@ -22,11 +22,16 @@ CHECKED = {"double": "double", "float": "double", "int": "int", "unsigned int": 
            "vector3": "vector3", "vector2d": "vector2", "color": "color", "time": "time"}
 
 
+KNOWN: set[str] = {"sdf"}  # every element name of the description files
+
+
 def walk(spec: Path, el: etree._Element, parent: str | None, out: dict, seen: set, required: dict,
          grandparent: str | None = None, ranges: dict | None = None) -> None:
     """Record (parent tag, tag) -> type for `el` and what it holds, following <include filename>, and in
     `required` whether each definition of (grandparent tag, parent tag, tag) is required="1"."""
     name = el.get("name")
+    if name and name != "__default__":
+        KNOWN.add(name)
     kind = CHECKED.get(el.get("type") or "", "text")  # (text: a string, a pose, ... not checked as a number)
     if el.get("type") and parent and name and name != "__default__":
         out.setdefault((parent, name), set()).add(kind)
@@ -96,6 +101,13 @@ def main() -> None:
         if len(by_pair[key[1:]]) > 1 and len(bounds) == 1 and bounds != {(None, None)}:
             print(f"    {key!r}: {bounds_text(bounds)},")
     print("}")
+    print("# every element name of the specification: an element of another name is one libsdformat copies")
+    print("# without a check (a custom element), and so is what it holds")
+    print("KNOWN_ELEMENTS: frozenset[str] = frozenset({")
+    names = sorted(KNOWN)
+    for i in range(0, len(names), 6):
+        print("    " + " ".join(f"{n!r}," for n in names[i:i + 6]))
+    print("})")
     print("# and those required in some parents of that tag only: (grandparent tag, parent tag, tag)")
     print("REQUIRED_VALUES_IN: frozenset[tuple[str, str, str]] = frozenset({")
     for (grandparent, parent, tag), flags in sorted(required.items()):
