@@ -184,6 +184,31 @@ class FrameGraph:
         if scope.depth > MAX_NESTING:
             raise scope.r.error(scope.el, f"models nested more than {MAX_NESTING} levels deep; refused")
 
+    def _pre17_renames(self, el: etree._Element) -> None:
+        """Before SDF 1.7 a link, a joint, a frame and a nested model may share a name. libsdformat loads a model's
+        nested models, then its links, joints and frames, and gives one that takes a name already taken that
+        name with _link, _joint or _frame after it (as often as needed): a frame 'x' beside a link 'x' is
+        'x_frame'. Ours kept only the last of them under the name, so a joint or link was lost without a word
+        (or the model had "no links"). Two of one kind stay an error, found where the names are registered."""
+        taken: set[str] = set()
+        for kind in ("model", "link", "joint", "frame"):
+            own: set[str] = set()
+            for c in el:
+                if not isinstance(c.tag, str) or c.tag != kind:
+                    continue
+                n = (c.get("name") or "").strip()
+                if not n or n in own:
+                    continue  # (no name, or two of one kind: refused below, with the lines)
+                new = n
+                while new in taken:
+                    new += f"_{kind}"
+                if new != n:
+                    self.diag.warn(f"{self.diag.at(c)}: {kind} '{n}' renamed '{new}' (another element of the model "
+                                   "has that name, which SDF before 1.7 allowed; libsdformat renames it so)")
+                    c.set("name", new)
+                own.add(n)
+                taken.add(new)
+
     def _has_link(self, scope: Scope, added: list[str]) -> bool:
         """Whether the names a model added hold a link, or a nested model that has one."""
         return any(scope.locals[n][0] is FrameKind.LINK or (n in scope.nested and not scope.nested[n].empty)
@@ -194,6 +219,8 @@ class FrameGraph:
         r, version, el = scope.r, scope.version, scope.el
         seen_lines = scope.lines
         added: list[str] = []
+        if version < (1, 7):
+            self._pre17_renames(el)
         for c in el:
             if not isinstance(c.tag, str):
                 continue
@@ -228,14 +255,6 @@ class FrameGraph:
                     f"{', merged ones included' if merged or scope.merged else ''})",
                 )
             seen_lines[key] = (r.source, c.sourceline)
-            if n in scope.locals and version < (1, 7) and tag == "joint" and scope.locals[n][0] is FrameKind.LINK:
-                # the 1.7 conversion of libsdformat renames such joints to <name>_joint
-                new = n + "_joint"
-                while new in scope.locals:
-                    new += "_joint"
-                self.diag.warn(f"{self.diag.at(c)}: joint '{n}' renamed '{new}' (a link has the same name)")
-                c.set("name", new)
-                n = new
             scope.owners.setdefault(n, (id(scope), r.source, c.sourceline))
             scope.locals[n] = (RESOLVABLE[tag], c)
             added.append(n)
