@@ -520,11 +520,7 @@ def test_a_sensor_of_a_link_renamed_into_a_nested_model_is_warned_about(tmp_path
     out = export_model(load_model(text, format="sdf"), "sdf", warnings=warnings)
     assert any("sensor 'camera' is read back as 'link::camera'" in w for w in warnings), warnings
     assert "link::camera" in load_model(out, format="sdf").sensors
-    if shutil.which("ign") is not None:
-        path = tmp_path / "out.sdf"
-        path.write_text(out)
-        done = subprocess.run(["ign", "sdf", "-k", str(path)], capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr
+    assert _libsdformat_accepts(out, tmp_path) in (True, None)
 
 
 def test_a_sensor_renamed_in_a_nested_model_is_warned_about_by_its_model_name(tmp_path: Path) -> None:
@@ -544,11 +540,7 @@ def test_a_sensor_renamed_in_a_nested_model_is_warned_about_by_its_model_name(tm
     assert any("sensor 'inner::a::b' written as 'a__b' in nested model 'inner', read back as 'inner::a__b'" in w
                for w in warnings), warnings
     assert "inner::a__b" in load_model(out, format="sdf").sensors
-    if shutil.which("ign") is not None:
-        path = tmp_path / "out.sdf"
-        path.write_text(out)
-        done = subprocess.run(["ign", "sdf", "-k", str(path)], capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr
+    assert _libsdformat_accepts(out, tmp_path) in (True, None)
 
 
 def test_of_two_bad_inertia_moments_the_first_in_ixx_ixy_ixz_iyy_iyz_izz_order_is_reported():
