@@ -62,27 +62,26 @@ class Inertia(Record):
 
     def about_origin(self) -> np.ndarray:
         """The tensor about the link origin; entries beyond a double's range are inf (callers check)."""
-        return _steiner(self.inertia, self.mass, self.com, 1.0)
+        return shift_inertia(self.inertia, self.mass, self.com)
 
     @classmethod
     def from_origin(cls, mass: float, com, inertia_origin) -> Inertia:
         c = _vec(com)
         i_o = np.array(inertia_origin, dtype=float).reshape(3, 3)
-        return cls(mass, c, _steiner(i_o, mass, c, -1.0))
+        return cls(mass, c, shift_inertia(i_o, mass, c, -1.0))
 
 
-def _steiner(inertia: np.ndarray, mass: float, c: np.ndarray, sign: float) -> np.ndarray:
-    """inertia + sign * mass * (|c|^2 I - c c^T), overflowing to inf quietly (no numpy warning).
+def shift_inertia(inertia: np.ndarray, mass: float, c: np.ndarray, sign: float = 1.0) -> np.ndarray:
+    """inertia + sign * mass * (|c|^2 I - c c^T): the parallel-axis theorem, a tensor about the COM moved to
+    a point `c` away from it (sign -1: back), overflowing to inf quietly (no numpy warning; callers check).
 
-    A massless body's shift term is zero however far its centre of mass lies: past ~1e154 m the squared
-    distance overflows and 0 * inf would make the tensor NaN, so a JSON export refused a sound model.
-    The zeros are kept as computed where finite, so every other tensor is bit for bit what it was.
+    A massless body's shift is zero however far it lies: past ~1e154 m the squared distance overflows, and
+    0 * inf would make the tensor NaN (a JSON export refused a sound model, a combined inertia became NaN).
     """
-    with np.errstate(over="ignore", invalid="ignore"):
-        shift = sign * mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
     if mass == 0.0:
-        shift[np.isnan(shift)] = 0.0
-    return inertia + shift
+        return inertia.copy()
+    with np.errstate(over="ignore", invalid="ignore"):
+        return inertia + sign * mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
 
 
 @record

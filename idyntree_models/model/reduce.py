@@ -35,6 +35,7 @@ from .model import (
     LinkSensor,
     Model,
     Shape,
+    shift_inertia,
 )
 from .spherical import revolute_names
 from .topology import TreeOrder, tree_order
@@ -53,8 +54,8 @@ def combine_inertias(parts: Iterable[tuple[Inertia, np.ndarray]]) -> Inertia:
     parts = list(parts)
     mass = sum(i.mass for i, _ in parts)
     coms = [(x[:3, :3] @ i.com + x[:3, 3]) for i, x in parts]
-    # a massless part adds no first or second moment, however far away it is: skipped, not multiplied by
-    # zero (0 * inf is NaN for a part past ~1e154 m, whose squared distance overflows)
+    # a massless part adds no first or second moment, however far away it is: skipped here, not multiplied by
+    # zero (0 * inf is NaN for a part past ~1e154 m, whose squared distance overflows), and in shift_inertia
     if mass > 0.0:
         com = sum(i.mass * c for (i, _), c in zip(parts, coms) if i.mass != 0.0) / mass
     else:
@@ -62,11 +63,7 @@ def combine_inertias(parts: Iterable[tuple[Inertia, np.ndarray]]) -> Inertia:
     inertia = np.zeros((3, 3))
     for (i, x), c in zip(parts, coms):
         r = x[:3, :3]
-        if i.mass == 0.0:
-            inertia += r @ i.inertia @ r.T
-            continue
-        d = c - com
-        inertia += r @ i.inertia @ r.T + i.mass * (float(d @ d) * np.eye(3) - np.outer(d, d))
+        inertia += shift_inertia(r @ i.inertia @ r.T, i.mass, c - com)
     return Inertia(mass, com, 0.5 * (inertia + inertia.T))
 
 

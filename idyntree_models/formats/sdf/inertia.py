@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ...model.model import Box, Capsule, Cylinder, Ellipsoid, Inertia, Shape, Sphere
+from ...model.model import Box, Capsule, Cylinder, Ellipsoid, Inertia, Shape, Sphere, shift_inertia
 
 DEFAULT_DENSITY = 1000.0
 
@@ -58,11 +58,7 @@ def combine(parts: list[tuple[float, np.ndarray, np.ndarray]]) -> Inertia:
     total = np.zeros((3, 3))
     for m, t, i in parts:
         rot = t[:3, :3]
-        if m == 0.0:  # a massless part shifts nothing, however far (0 * inf would be NaN)
-            total += rot @ i @ rot.T
-            continue
-        d = t[:3, 3] - com
-        total += rot @ i @ rot.T + m * (float(d @ d) * np.eye(3) - np.outer(d, d))
+        total += shift_inertia(rot @ i @ rot.T, m, t[:3, 3] - com)
     return Inertia(mass, com, total)
 
 
