@@ -910,7 +910,8 @@ class _Importer:
         world = self.root.find("worldbody")
         if world is None:
             raise self.r.error(self.root, "no <worldbody>")
-        moving_world = next((c for c in self._world_level(world) if c.tag in ("joint", "freejoint", "inertial")), None)
+        world_level = self._world_level(world)
+        moving_world = next((c for c in world_level if c.tag in ("joint", "freejoint", "inertial")), None)
         if moving_world is not None:  # (it was left out without a word)
             what = "has no inertia" if moving_world.tag == "inertial" else "cannot move"
             raise self.r.error(moving_world, f"a <{moving_world.tag}> in the world body, which {what} (MuJoCo refuses "
@@ -922,10 +923,9 @@ class _Importer:
             j.tag != "freejoint" and self.attrs(j, jcc).get("type", "hinge") != "free"
             for b, _, cc in tops for j, _, jcc in self._body_joints(b, None, cc))
         if not world_mode:  # the world body's own content (in its frames too) is not the robot's
-            rest = self._world_level(world)
-            self.unread_elements += [c for c in rest if c.tag not in _BODY_CONTENT]
-            self.world_sites = {c.get("name") for c in rest if c.tag == "site"} - {None}
-            if any(c.tag in ("geom", "site") for c in rest):
+            self.unread_elements += [c for c in world_level if c.tag not in _BODY_CONTENT]
+            self.world_sites = {c.get("name") for c in world_level if c.tag == "site"} - {None}
+            if any(c.tag in ("geom", "site") for c in world_level):
                 self.diag.warn("MJCF: geoms and sites of the world body are not part of the robot (ignored)")
         if world_mode:
             if len(tops) > 1 and self.options.model:
@@ -1237,13 +1237,14 @@ class _Importer:
         kind = _keyword(self.r, el, a, "type", _GEOM_TYPES, "sphere")
         size = self.floats(el, a, "size", None, (0.0, 0.0, 0.0))
         size = np.concatenate([size, np.zeros(3)])[:3]
-        if "fromto" in a and kind in ("capsule", "cylinder", "box", "ellipsoid"):
+        along = -1  # the size that is half the length of a fromto, if one gives it
+        if "fromto" in a and kind in _FROMTO_TYPES:
             f = self.floats(el, a, "fromto", 6)
             half = 0.5 * _distance(f[:3], f[3:])
             if kind in ("capsule", "cylinder"):
-                size[1] = half
+                size[1], along = half, 1
             else:  # (MuJoCo: a box or an ellipsoid along a segment is as wide as deep, size[0])
-                size[1], size[2] = size[0], half
+                size[1], size[2], along = size[0], half, 2
         doubled = size if kind == "box" else size[1:2] if kind in ("capsule", "cylinder") else size[:0]
         if not np.all(np.abs(doubled) <= _MAX_HALF_SIZE):  # the model holds these as full sizes (lengths)
             raise self.r.error(el, f"{kind} geom size beyond the range of a double (its full size, twice the "
@@ -1254,7 +1255,7 @@ class _Importer:
                                        "plane whose spacing is not positive (the first two may be 0: infinite)")
             for i, what in enumerate(_SIZES_USED.get(kind, ())):
                 if not size[i] > 0.0:  # (a negative radius or length was kept, and written out to every format)
-                    given = "half the length of its fromto" if _fromto(kind, a, i) else f"size[{i}]"
+                    given = "half the length of its fromto" if i == along else f"size[{i}]"
                     raise self.r.error(el, f"{kind} geom: its {what} ({given}) is {size[i]:g}; MuJoCo refuses a geom "
                                            "size that is not positive")
         return kind, size
@@ -1657,11 +1658,6 @@ def _check_unique_names(r: XmlReader, root: etree._Element) -> None:
             if el.tag in _NAMED_ASSETS:  # (a mesh, height field or texture is named after its file where it has none)
                 default = Path(el.get("file", "")).stem if el.tag in _FILE_NAMED else None
                 note(el, el.tag, el.get("name") or default)
-
-
-def _fromto(kind: str, a: dict, i: int) -> bool:
-    """Whether size[i] of a geom is the half-length its fromto gives rather than its own size."""
-    return "fromto" in a and i == (1 if kind in ("capsule", "cylinder") else 2 if kind in ("box", "ellipsoid") else -1)
 
 
 def _fitted(kind: str, a: dict) -> bool:
