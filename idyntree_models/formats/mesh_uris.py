@@ -38,12 +38,15 @@ class _Ref(Record):
     body: str  # what follows the scheme: "pkg/path", "/abs/path", "rel/path", or the whole URI
 
 
+NO_MESH_URI = "__default__"  # libsdformat's value of a <mesh> without <uri> (the specification's default)
+
+
 def _parse(uri: str) -> _Ref:
     for scheme in ("package", "model", "file"):
         prefix = f"{scheme}://"
         if uri.startswith(prefix):
             return _Ref(scheme, uri[len(prefix):])
-    if "://" in uri or uri == "__default__":  # (libsdformat's value of a <mesh> without <uri>: a name, not a path)
+    if "://" in uri or uri == NO_MESH_URI:  # (a name, not a path)
         return _Ref("other", uri)
     if os.path.isabs(uri):
         return _Ref("file", uri)

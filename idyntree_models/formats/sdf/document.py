@@ -337,39 +337,44 @@ def _bound(b: float) -> str:
     return repr(int(b)) if b == int(b) else repr(b)  # (as the specification writes it: 6.283186, not 6.28319)
 
 
+def _spec_key(el: etree._Element, pairs, triples) -> tuple[str, ...] | None:
+    """The key of `el` in a table of the description files: (parent tag, tag) where every parent of that tag
+    agrees, else (grandparent tag, parent tag, tag); None where neither table has it."""
+    parent = el.getparent()
+    if parent is None:
+        return None
+    key = (parent.tag, el.tag)
+    if key in pairs:
+        return key
+    grandparent = parent.getparent()
+    if grandparent is not None and (grandparent.tag, *key) in triples:
+        return (grandparent.tag, *key)
+    return None
+
+
 def _check_not_required(r: XmlReader, el: etree._Element) -> None:
     """Refuse an empty element that the specification requires: libsdformat does ("Empty string used when setting
     a required parameter"), where an optional one takes its default.  Read with the default, an empty <size>
     was a 1 m box and an empty <uri> a mesh without a file, in a file libsdformat does not load."""
-    parent = el.getparent()
-    if parent is None:
-        return
-    grandparent = parent.getparent()
-    if ((parent.tag, el.tag) in REQUIRED_VALUES or (
-            grandparent is not None and (grandparent.tag, parent.tag, el.tag) in REQUIRED_VALUES_IN)) \
-            and not _in_custom_element(el):
-        raise r.error(el, f"<{el.tag}> of <{parent.tag}> is empty: the specification requires its value, and "
+    if _spec_key(el, REQUIRED_VALUES, REQUIRED_VALUES_IN) is not None and not _in_custom_element(el):
+        raise r.error(el, f"<{el.tag}> of <{el.getparent().tag}> is empty: the specification requires its value, and "
                           "libsdformat refuses an empty one (it takes no default for it)")
 
 
 def _check_bounds(r: XmlReader, el: etree._Element, raw: str) -> None:
     """Refuse a value outside the bounds the description files give it (libsdformat: "Error reading element
     <mu>"): a negative friction coefficient or noise deviation, a camera's field of view of 7 rad."""
-    parent = el.getparent()
-    grandparent = parent.getparent() if parent is not None else None
-    bounds = VALUE_RANGES.get((parent.tag, el.tag)) if parent is not None else None
-    if bounds is None and grandparent is not None:
-        bounds = VALUE_RANGES_IN.get((grandparent.tag, parent.tag, el.tag))
-    if bounds is None:
+    key = _spec_key(el, VALUE_RANGES, VALUE_RANGES_IN)
+    if key is None:
         return
+    lo, hi = VALUE_RANGES[key] if len(key) == 2 else VALUE_RANGES_IN[key]
     values = [_number(v) for v in raw.split()]  # (numbers: the value check has passed them)
-    lo, hi = bounds
     if ((lo is not None and any(v < b for v, b in zip(values, lo))) or (
             hi is not None and any(v > b for v, b in zip(values, hi)))) and not _in_custom_element(el):
         span = f"at least {' '.join(map(_bound, lo))}" if hi is None else (
             f"at most {' '.join(map(_bound, hi))}" if lo is None else
             f"between {' '.join(map(_bound, lo))} and {' '.join(map(_bound, hi))}")
-        raise r.error(el, f"<{el.tag}> of <{parent.tag}> is {raw}: the specification wants it {span} "
+        raise r.error(el, f"<{el.tag}> of <{el.getparent().tag}> is {raw}: the specification wants it {span} "
                           "(libsdformat refuses it)")
 
 

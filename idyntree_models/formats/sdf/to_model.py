@@ -52,6 +52,7 @@ from ..common import (
     inertia_from_six,
     unique_name,
 )
+from ..mesh_uris import NO_MESH_URI
 from ..xmlutil import XmlReader, find_child, find_children
 from .document import (
     IDYNTREE_KIND,
@@ -91,9 +92,6 @@ _INERTIA_INDEX = {k: i for i, k in enumerate(INERTIA_KEYS)}
 # the model's objects made from values already in their final form (model.maker: no __post_init__ copies, no
 # default inertia or limits made and replaced)
 _make_link, _make_inertia, _make_joint, _make_link_sensor = map(maker, (Link, Inertia, Joint, LinkSensor))
-
-
-NO_MESH_URI = "__default__"  # libsdformat's value of a <mesh> without <uri> (the specification's default)
 
 
 def graph_to_model(g: SdfGraph, diag: Diagnostics, options: LoadOptions | None = None) -> Model:
