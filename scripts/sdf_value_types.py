@@ -14,6 +14,7 @@ VALUE_RANGES lists them, where every definition of (parent tag, tag) gives the s
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import etree
@@ -22,25 +23,32 @@ CHECKED = {"double": "double", "float": "double", "int": "int", "unsigned int": 
            "vector3": "vector3", "vector2d": "vector2", "color": "color", "time": "time"}
 
 
-KNOWN: set[str] = {"sdf"}  # every element name of the description files
+@dataclass
+class Found:
+    """What the description files say, gathered by walk."""
+
+    types: dict[tuple[str, str], set[str]] = field(default_factory=dict)  # (parent, tag) -> value types
+    required: dict[tuple[str, str, str], set[bool]] = field(default_factory=dict)  # (grandparent, parent, tag)
+    ranges: dict[tuple[str, str, str], set] = field(default_factory=dict)  # the same -> {(min, max)}
+    names: set[str] = field(default_factory=lambda: {"sdf"})  # every element name
 
 
-def walk(spec: Path, el: etree._Element, parent: str | None, out: dict, seen: set, required: dict,
-         grandparent: str | None = None, ranges: dict | None = None) -> None:
-    """Record (parent tag, tag) -> type for `el` and what it holds, following <include filename>, and in
-    `required` whether each definition of (grandparent tag, parent tag, tag) is required="1"."""
+def walk(spec: Path, el: etree._Element, parent: str | None, grandparent: str | None, found: Found,
+         seen: set) -> None:
+    """Record what `el` and the elements it holds say (types, required="1", min and max, names), following
+    <include filename>."""
     name = el.get("name")
     if name and name != "__default__":
-        KNOWN.add(name)
+        found.names.add(name)
     kind = CHECKED.get(el.get("type") or "", "text")  # (text: a string, a pose, ... not checked as a number)
     if el.get("type") and parent and name and name != "__default__":
-        out.setdefault((parent, name), set()).add(kind)
-        required.setdefault((grandparent or "", parent, name), []).append(el.get("required") == "1")
-        if ranges is not None:
-            ranges.setdefault((grandparent or "", parent, name), set()).add((el.get("min"), el.get("max")))
+        found.types.setdefault((parent, name), set()).add(kind)
+        key = (grandparent or "", parent, name)
+        found.required.setdefault(key, set()).add(el.get("required") == "1")
+        found.ranges.setdefault(key, set()).add((el.get("min"), el.get("max")))
     for child in el:
         if child.tag == "element":
-            walk(spec, child, name, out, seen, required, parent, ranges)
+            walk(spec, child, name, parent, found, seen)
         elif child.tag == "include":
             key = (name, child.get("filename"))
             if key in seen:
@@ -48,15 +56,30 @@ def walk(spec: Path, el: etree._Element, parent: str | None, out: dict, seen: se
             seen.add(key)
             path = spec / child.get("filename")
             if path.is_file():  # (libsdformat 12 ships sensor.sdf naming a navsat.sdf it does not have)
-                walk(spec, etree.parse(str(path)).getroot(), name, out, seen, required, parent, ranges)
+                walk(spec, etree.parse(str(path)).getroot(), name, parent, found, seen)
+
+
+def by_parent(defs: dict[tuple[str, str, str], set], keep) -> tuple[dict, dict]:
+    """Of each (grandparent, parent, tag)'s definitions: the value of (parent, tag) where every definition of it
+    says one thing worth keeping, and else the value of (grandparent, parent, tag) where its own do."""
+    pairs: dict[tuple[str, str], set] = {}
+    for (_, parent, tag), values in defs.items():
+        pairs.setdefault((parent, tag), set()).update(values)
+    uniform = {k: next(iter(v)) for k, v in pairs.items() if len(v) == 1 and keep(next(iter(v)))}
+    within = {k: next(iter(v)) for k, v in defs.items()
+              if len(pairs[k[1:]]) > 1 and len(v) == 1 and keep(next(iter(v)))}
+    return uniform, within
+
+
+def bounds_text(bounds: tuple[str | None, str | None]) -> str:
+    lo, hi = (None if b is None else tuple(float(x) for x in b.split()) for b in bounds)
+    return f"({lo!r}, {hi!r})"
 
 
 def main() -> None:
     spec = Path(sys.argv[1] if len(sys.argv) > 1 else "/usr/share/sdformat12/1.9")
-    out: dict[tuple[str, str], set[str]] = {}
-    required: dict[tuple[str, str, str], list[bool]] = {}
-    ranges: dict[tuple[str, str], set] = {}
-    walk(spec, etree.parse(str(spec / "root.sdf")).getroot(), None, out, set(), required, None, ranges)
+    found = Found()
+    walk(spec, etree.parse(str(spec / "root.sdf")).getroot(), None, None, found, set())
     print('"""The value type of each SDFormat element that holds a value, by its parent\'s tag and its own ("text": a')
     print("string, a pose or another type not checked as numbers).")
     print()
@@ -64,55 +87,37 @@ def main() -> None:
     print('(Apache-2.0; the element names and types are the specification\'s).  Do not edit."""')
     print()
     print("VALUE_TYPES: dict[tuple[str, str], tuple[str, ...]] = {")
-    for (parent, tag), kinds in sorted(out.items()):
+    for (parent, tag), kinds in sorted(found.types.items()):
         print(f"    ({parent!r}, {tag!r}): {tuple(sorted(kinds))!r},")
     print("}")
     print()
-    pairs: dict[tuple[str, str], list[bool]] = {}
-    for (_, parent, tag), flags in required.items():
-        pairs.setdefault((parent, tag), []).extend(flags)
-    print("# elements whose value libsdformat refuses empty: required=\"1\" wherever (parent tag, tag) is defined")
-    print("REQUIRED_VALUES: frozenset[tuple[str, str]] = frozenset({")
-    for key, flags in sorted(pairs.items()):
-        if all(flags):
+    required, required_in = by_parent(found.required, lambda flag: flag)
+    print("# elements whose value libsdformat refuses empty: required=\"1\" wherever (parent tag, tag) is defined;")
+    print("# then those required in some parents of that tag only: (grandparent tag, parent tag, tag)")
+    for title, table in (("REQUIRED_VALUES: frozenset[tuple[str, str]]", required),
+                         ("REQUIRED_VALUES_IN: frozenset[tuple[str, str, str]]", required_in)):
+        print(f"{title} = frozenset({{")
+        for key in sorted(table):
             print(f"    {key!r},")
-    print("})")
-    by_pair: dict[tuple[str, str], set] = {}
-    for key, bounds in list(ranges.items()):  # (libsdformat enforces the bounds of one number, not of a vector's)
-        if any(len(b.split()) > 1 for pair in bounds for b in pair if b is not None):
-            del ranges[key]
-    for (_, parent, tag), bounds in ranges.items():
-        by_pair.setdefault((parent, tag), set()).update(bounds)
-
-    def bounds_text(bounds: set) -> str:
-        lo, hi = next(iter(bounds))
-        lo, hi = (None if b is None else tuple(float(x) for x in b.split()) for b in (lo, hi))
-        return f"({lo!r}, {hi!r})"
-
+        print("})")
+    # (libsdformat enforces the bounds of one number, not of a vector's)
+    scalar = {k: v for k, v in found.ranges.items() if not any(len(b.split()) > 1 for pair in v for b in pair if b)}
+    ranges, ranges_in = by_parent(scalar, lambda bounds: bounds != (None, None))
     print("# the bounds of a number, (min, max) each a tuple of one number or None, where every")
     print("# definition of (parent tag, tag) gives the same; then those given in some parents of that tag only")
-    print("VALUE_RANGES: dict[tuple[str, str], tuple[tuple[float, ...] | None, tuple[float, ...] | None]] = {")
-    for key, bounds in sorted(by_pair.items()):
-        if len(bounds) == 1 and bounds != {(None, None)}:
+    bounds_type = "tuple[tuple[float, ...] | None, tuple[float, ...] | None]"
+    for title, table in ((f"VALUE_RANGES: dict[tuple[str, str], {bounds_type}]", ranges),
+                         (f"VALUE_RANGES_IN: dict[tuple[str, str, str], {bounds_type}]", ranges_in)):
+        print(f"{title} = {{")
+        for key, bounds in sorted(table.items()):
             print(f"    {key!r}: {bounds_text(bounds)},")
-    print("}")
-    print("VALUE_RANGES_IN: dict[tuple[str, str, str], tuple[tuple[float, ...] | None, tuple[float, ...] | None]] = {")
-    for key, bounds in sorted(ranges.items()):
-        if len(by_pair[key[1:]]) > 1 and len(bounds) == 1 and bounds != {(None, None)}:
-            print(f"    {key!r}: {bounds_text(bounds)},")
-    print("}")
+        print("}")
     print("# every element name of the specification: an element of another name is one libsdformat copies")
     print("# without a check (a custom element), and so is what it holds")
     print("KNOWN_ELEMENTS: frozenset[str] = frozenset({")
-    names = sorted(KNOWN)
+    names = sorted(found.names)
     for i in range(0, len(names), 6):
         print("    " + " ".join(f"{n!r}," for n in names[i:i + 6]))
-    print("})")
-    print("# and those required in some parents of that tag only: (grandparent tag, parent tag, tag)")
-    print("REQUIRED_VALUES_IN: frozenset[tuple[str, str, str]] = frozenset({")
-    for (grandparent, parent, tag), flags in sorted(required.items()):
-        if all(flags) and not all(pairs[parent, tag]):
-            print(f"    {(grandparent, parent, tag)!r},")
     print("})")
 
 

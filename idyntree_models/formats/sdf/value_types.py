@@ -398,7 +398,8 @@ VALUE_TYPES: dict[tuple[str, str], tuple[str, ...]] = {
     ('world', 'magnetic_field'): ('vector3',),
 }
 
-# elements whose value libsdformat refuses empty: required="1" wherever (parent tag, tag) is defined
+# elements whose value libsdformat refuses empty: required="1" wherever (parent tag, tag) is defined;
+# then those required in some parents of that tag only: (grandparent tag, parent tag, tag)
 REQUIRED_VALUES: frozenset[tuple[str, str]] = frozenset({
     ('animation', 'filename'),
     ('attenuation', 'range'),
@@ -522,6 +523,13 @@ REQUIRED_VALUES: frozenset[tuple[str, str]] = frozenset({
     ('world', 'gravity'),
     ('world', 'magnetic_field'),
 })
+REQUIRED_VALUES_IN: frozenset[tuple[str, str, str]] = frozenset({
+    ('axis', 'limit', 'lower'),
+    ('axis', 'limit', 'upper'),
+    ('camera', 'clip', 'far'),
+    ('camera', 'clip', 'near'),
+    ('sensor', 'contact', 'collision'),
+})
 # the bounds of a number, (min, max) each a tuple of one number or None, where every
 # definition of (parent tag, tag) gives the same; then those given in some parents of that tag only
 VALUE_RANGES: dict[tuple[str, str], tuple[tuple[float, ...] | None, tuple[float, ...] | None]] = {
@@ -632,12 +640,4 @@ KNOWN_ELEMENTS: frozenset[str] = frozenset({
     'visual', 'visualize', 'voltage', 'wall_time', 'waypoint', 'width',
     'wind', 'world', 'world_frame_orientation', 'wrench', 'x', 'xyz',
     'y', 'z',
-})
-# and those required in some parents of that tag only: (grandparent tag, parent tag, tag)
-REQUIRED_VALUES_IN: frozenset[tuple[str, str, str]] = frozenset({
-    ('axis', 'limit', 'lower'),
-    ('axis', 'limit', 'upper'),
-    ('camera', 'clip', 'far'),
-    ('camera', 'clip', 'near'),
-    ('sensor', 'contact', 'collision'),
 })
