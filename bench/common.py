@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -77,3 +79,25 @@ def synthetic_urdf(n_links: int, seed: int = 0, branching: int = 3) -> str:
         )
     out.append("</robot>")
     return "\n".join(out)
+
+
+def message_kind(message: str) -> str:
+    """A message without its file, names, numbers and lines, so that the fuzzers count one kind once."""
+    message = re.sub(r"^\S+\.(sdf|urdf|skel|xml|json): ", "", message)
+    message = re.sub(r"'[^']*'|\[[^\]]*\]", "_", message)
+    return re.sub(r"[-+]?\d[\d.e+-]*", "N", message)[:240]
+
+
+def save_kinds(where: Path | None, kinds: dict[str, list], ext_of: Callable[[str], str]) -> None:
+    """List the kinds (count, an input, what was said of it), most frequent first, on stderr; with `where`, keep
+    each kind's input as NNN.<ext> and what was said as NNN.txt, and the list as index.txt."""
+    lines = []
+    for i, (kind, (n, text, detail)) in enumerate(sorted(kinds.items(), key=lambda kv: -kv[1][0])):
+        lines.append(f"{i:03d} ({n} x) {kind}")
+        print(f"  {lines[-1]}", file=sys.stderr)
+        if where is not None:
+            where.mkdir(parents=True, exist_ok=True)
+            (where / f"{i:03d}.{ext_of(kind)}").write_text(text, encoding="utf-8", errors="surrogatepass")
+            (where / f"{i:03d}.txt").write_text(f"{kind}\n{detail}\n", encoding="utf-8", errors="surrogatepass")
+    if where is not None:
+        (where / "index.txt").write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")

@@ -39,7 +39,7 @@ from idyntree_models.errors import ModelError  # noqa: E402
 from idyntree_models.formats import sdf  # noqa: E402
 from idyntree_models.formats.base import Diagnostics, LoadOptions  # noqa: E402
 
-from common import table  # noqa: E402
+from common import message_kind, save_kinds, table  # noqa: E402
 from fuzzing import Picker, mutate, seeds  # noqa: E402
 
 
@@ -62,13 +62,6 @@ def _compile() -> Path:
 def _version(text: str) -> tuple[int, int] | None:
     m = re.search(r"<sdf\s+version\s*=\s*[\"'](\d+)\.(\d+)", text)
     return (int(m.group(1)), int(m.group(2))) if m else None
-
-
-def _kind(message: str) -> str:
-    """A message without its file, names, numbers and lines, so that one kind is counted once."""
-    message = re.sub(r"^\S+\.(sdf|urdf): ", "", message)
-    message = re.sub(r"'[^']*'|\[[^\]]*\]", "_", message)
-    return re.sub(r"[-+]?\d[\d.e+-]*", "N", message)[:160]
 
 
 def _mutated(corpus: list[tuple[str, str]], fmt: str, args, rng, pick, path: Path | None = None):
@@ -349,7 +342,7 @@ def _first_line(e: BaseException) -> str:
 def _count(counts: Counter, kinds: dict, verdict: str, why: str, seed: str, text: str, detail: str) -> None:
     counts[verdict] += 1
     if verdict not in ("both refuse", "both read, the same"):
-        kinds.setdefault(f"{verdict}: {_kind(why)}", [0, seed, text, detail])[0] += 1
+        kinds.setdefault(f"{verdict}: {message_kind(why)}", [0, text, f"seed {seed}\n{detail}"])[0] += 1
 
 
 def main() -> int:
@@ -371,13 +364,7 @@ def main() -> int:
     print(table([[v, n] for v, n in counts.most_common()], ["verdict", "cases"]))
     print(f"\n{args.cases} {args.format} cases from {n_seeds} seed files in {seconds:.0f} s")
     ext = {"mjcf": "xml"}.get(args.format, args.format)
-    for i, (kind, (n, seed, text, detail)) in enumerate(sorted(kinds.items(), key=lambda kv: -kv[1][0])):
-        print(f"  {i:03d} ({n} x) {kind}", file=sys.stderr)
-        if args.save:
-            args.save.mkdir(parents=True, exist_ok=True)
-            (args.save / f"{i:03d}.{ext}").write_text(text, encoding="utf-8", errors="surrogatepass")
-            (args.save / f"{i:03d}.txt").write_text(f"seed {seed}\n{kind}\n{detail}\n", encoding="utf-8",
-                                                     errors="surrogatepass")
+    save_kinds(args.save, kinds, lambda _: ext)
     return 0
 
 

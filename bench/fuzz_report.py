@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import logging
 import random
-import re
 import sys
 import time
 import traceback
@@ -29,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
 
-from common import table  # noqa: E402
+from common import message_kind, save_kinds, table  # noqa: E402
 from fuzzing import EXPORTS, FORMATS, Picker, check, mutate, seeds  # noqa: E402
 
 
@@ -47,7 +46,7 @@ def main() -> int:
     rows = []
     failures = 0
     targets = tuple(args.targets.split(","))
-    refusals: dict[str, tuple[int, str, str]] = {}
+    refusals: dict[str, list] = {}
     for fmt in args.formats.split(","):
         rng = random.Random(f"{args.seed}:{fmt}")
         pick = Picker(rng.choice, rng.randint)
@@ -81,9 +80,7 @@ def main() -> int:
                 result = outcome.exports[target]
                 counts["exports reloaded" if result == "ok" else "exports refused"] += 1
                 if result != "ok" and args.refusals:
-                    kind = f"{fmt} -> {target}: {_kind(result)}"
-                    n, first, why = refusals.get(kind, (0, text, result))
-                    refusals[kind] = (n + 1, first, why)
+                    refusals.setdefault(f"{fmt} -> {target}: {message_kind(result)}", [0, text, result])[0] += 1
         seconds = time.perf_counter() - start
         rows.append([fmt, len(corpus), counts["cases"], counts["clean errors"], counts["loaded"],
                      counts["exports reloaded"], counts["exports refused"], counts["crash"], counts["violation"],
@@ -91,28 +88,11 @@ def main() -> int:
         for what, n in kinds.most_common(10):
             print(f"  {fmt}: {n} x {what}", file=sys.stderr)
     if args.refusals:
-        _save_refusals(args.refusals, refusals)
+        save_kinds(args.refusals, refusals, lambda kind: {"idyntree-model-json": "json"}.get(kind.split()[0], kind.split()[0]))
+        print(f"{len(refusals)} kinds of export refusal: {args.refusals / 'index.txt'}", file=sys.stderr)
     print(table(rows, ["format", "seeds", "cases", "clean ModelError", "loaded", "exports reloaded",
                        "exports refused (ModelError)", "crashes", "invariant violations", "seconds"]))
     return 1 if failures else 0
-
-
-def _kind(reason: str) -> str:
-    """A refusal's reason without its names, numbers and lines, so that one kind is listed once."""
-    reason = re.sub(r"'[^']*'", "'_'", reason)
-    reason = re.sub(r"<[^<>]*>", "<_>", reason)
-    return re.sub(r"[-+]?\d[\d.e+-]*", "N", reason)[:240]
-
-
-def _save_refusals(where: Path, refusals: dict[str, tuple[int, str, str]]) -> None:
-    where.mkdir(parents=True, exist_ok=True)
-    lines = []
-    for i, (kind, (n, text, reason)) in enumerate(sorted(refusals.items(), key=lambda kv: -kv[1][0])):
-        ext = {"idyntree-model-json": "json"}.get(kind.split(" ")[0], kind.split(" ")[0])
-        (where / f"{i:03d}.{ext}").write_text(text, encoding="utf-8", errors="surrogatepass")
-        lines.append(f"{i:03d} ({n} x) {kind}\n    e.g. {reason}")
-    (where / "index.txt").write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
-    print(f"{len(refusals)} kinds of export refusal: {where / 'index.txt'}", file=sys.stderr)
 
 
 if __name__ == "__main__":
