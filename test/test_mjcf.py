@@ -56,14 +56,16 @@ def _close(a, b, tol=TOL) -> bool:
     return a.shape == b.shape and bool(np.all(np.abs(a - b) <= tol * max(1.0, np.abs(a).max(initial=0), np.abs(b).max(initial=0))))
 
 
-def mj_poses(m, config: dict[str, object]) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Body and site world poses from MuJoCo's own kinematics at a configuration by joint name."""
+def mj_poses(m, config: dict[str, object], free_at_origin: bool = True) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Body and site world poses from MuJoCo's own kinematics at a configuration by joint name. A free joint
+    puts its body at the origin (a floating base, whose model is relative to it), or, not `free_at_origin`, where
+    the file puts it (a free body of a scene, which the model joins to the world at that pose)."""
     d = mujoco.MjData(m)
     d.qpos[:] = m.qpos0
     for j in range(m.njnt):
         name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, j)
         adr = m.jnt_qposadr[j]
-        if m.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE:
+        if m.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE and free_at_origin:
             d.qpos[adr:adr + 7] = [0, 0, 0, 1, 0, 0, 0]
         elif name in config:
             v = np.atleast_1d(np.asarray(config[name], float))
@@ -1100,3 +1102,85 @@ def test_force_torque_sensor_names_the_export_makes_are_unique():
     text = export_model(model, "mjcf")
     mujoco.MjModel.from_xml_string(text)
     assert model_differences(model, load_model(text, format="mjcf")) == []
+
+
+def test_every_worldbody_is_part_of_the_world_body_as_in_mujoco():
+    """Found by differential fuzzing against MuJoCo: MuJoCo makes one world body of every <worldbody>, and the
+    import read the first: the bodies of the second were lost without a word."""
+    text = ('<mujoco><worldbody><body name="a"><joint name="ja"/><geom size="0.1"/></body></worldbody>\n'
+            '<worldbody><body name="b" pos="1 2 3" euler="10 20 30"><joint name="jb" axis="1 0 0"/><geom size="0.1"/>'
+            '<site name="tip" pos="0 0 1"/></body></worldbody></mujoco>')
+    m = mujoco.MjModel.from_xml_string(text)
+    model = load_model(text, format="mjcf")
+    theirs = {mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b) for b in range(m.nbody)}
+    assert set(model.links) == theirs == {"world", "a", "b"}
+    config = {"ja": 0.3, "jb": -0.7}
+    ours = Kinematics(model).world_transforms(config)
+    bodies, sites = mj_poses(m, config)
+    for name, pose in (bodies | sites).items():
+        assert _close(ours[name], pose, 1e-12), name
+    both_refuse(text.replace("\n<worldbody>", '\n<worldbody childclass="x">'), "<worldbody> takes no attributes", 2,
+                "World body cannot have attributes")
+
+
+def _unread_world(world: str, body: str = "") -> str:
+    """A robot whose world body is not part of it (its base has no joint), with `world` there."""
+    return f'<mujoco><asset><mesh name="m" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/></asset><worldbody>\n{world}\n' \
+           f'<body name="b"><geom size="0.1"/>{body}</body></worldbody></mujoco>'
+
+
+@pytest.mark.parametrize("text, message, theirs", [
+    (_unread_world('<geom size="0"/>'), "sphere geom: its radius (size[0]) is 0", "size 0 must be positive"),
+    (_unread_world('<geom size="1 1 1" material="no"/>'), "unknown material 'no'", "not found"),
+    (_unread_world('<frame><site type="sphere" fromto="0 0 0 1 0 0"/></frame>'), "fromto on a sphere site",
+     "fromto requires"),
+    (_unread_world('<geom type="box" size="1 1 1" mesh="no"/>'), "unknown mesh 'no'", "not found"),
+    (_unread_world('<geom type="plane" size="1 1"/>'), "its grid spacing, is 0", "plane size"),
+    (_unread_world("", '\n<site size="0"/>'), "sphere site: its radius (size[0]) is 0", "must be positive"),
+    (_unread_world("", '\n<site name="s" type="box" size="0.1 0 0.1"/>'), "box site: its y half-size (size[1]) is 0",
+     "size 1 must be positive"),
+    (_unread_world("", '\n<site type="capsule" size="0.1" fromto="0 0 0 0 0 1e-7"/>'), "fromto: the two points are "
+     "closer than 1e-07", "too close"),
+    (_unread_world("", '\n<site name="s" type="plane"/>'), "a site of type plane", "not allowed in site"),
+    (_unread_world("", '\n<site name="s" type="mesh"/>'), "a mesh site needs a mesh=", "valid meshid"),
+    (_unread_world("", '\n<site name="s" type="box" mesh="m"/>'), "mesh= on a site of type box", "mesh sites"),
+    (_unread_world("", '\n<site name="s" rgba="1 0 0 1e39"/>'), "beyond single precision", "too large"),
+    (_unread_world("", '\n<geom size="0.1" rgba="1 0 0 -1e39"/>'), "beyond single precision", "too large"),
+    (_unread_world("", '\n<joint axis="0 0 1e-7"/>'), "joint axis is shorter than 1e-07", "axis too small"),
+    (_unread_world("", '\n<site name="s" zaxis="0 1e-7 0"/>'), "zaxis is shorter than 1e-07", "zaxis too small"),
+    (_unread_world("", '\n<site name="s" xyaxes="1e-8 0 0 0 1 0"/>'), "the x axis is shorter", "xaxis too small"),
+    (_unread_world("", '\n<site name="s" xyaxes="1 0 0 10 1e-7 0"/>'), "the y axis's part across", "yaxis too small"),
+    (_unread_world("", '\n<site name="s" axisangle="0 0 1e-8 30"/>'), "its axis is shorter", "axisangle too small"),
+])
+def test_what_mujoco_refuses_in_sites_and_in_the_world_body_is_refused_though_not_read(text, message, theirs):
+    """Found by differential fuzzing against MuJoCo: the shape of a site (named or not: the model holds only a
+    named site's frame) and the geoms and sites of a world body that is not the robot's were not judged, so a file
+    MuJoCo refuses was read; and a direction or fromto down to 1e-12 long was taken where MuJoCo's limit is 1e-7."""
+    line = 4 if "\n<site" in text.split("<body")[1] or "\n<geom" in text.split("<body")[1] or "\n<joint" in \
+        text.split("<body")[1] else 2  # (the body's content is on line 4, the world body's on line 2)
+    both_refuse(text, message, line, theirs)
+
+
+@pytest.mark.parametrize("tail", ['<joint axis="0 0 1.1e-7"/>', '<site name="s" zaxis="0 2e-7 0"/>',
+                                  '<site name="s" xyaxes="1 0 0 10 2e-7 0"/>', '<site type="sdf"/>',
+                                  '<site name="s" type="capsule" size="0.1" fromto="0 0 0 0 0 2e-7"/>',
+                                  '<site name="s" rgba="1 0 0 3.4e38"/>', '<site name="s" type="ellipsoid" size="0.1"/>'])
+def test_what_mujoco_reads_beside_those_limits_is_read(tail):
+    """The other side of each limit above (a site's sizes not given are MuJoCo's 0.005, not 0)."""
+    text = _unread_world("", tail)
+    mujoco.MjModel.from_xml_string(text)
+    load_model(text, format="mjcf")
+
+
+@pytest.mark.parametrize("text, message, line, theirs", [
+    ('<mujoco><worldbody><body name="b"><geom size="0.1"/></body></worldbody><keyframe><key name="k"/>\n'
+     '<key name="k"/></keyframe></mujoco>', "key name 'k' is used twice", 2, "repeated name"),
+    ('<mujoco>\n<compiler inertiagrouprange="-1e-9 3"/><worldbody><body name="b"><geom size="0.1"/></body></worldbody>'
+     '</mujoco>', 'inertiagrouprange="-1e-9 3" is not two integers', 2, "bad format"),
+    ('<mujoco>\n<compiler inertiagrouprange="0 3 4"/><worldbody><body name="b"><geom size="0.1"/></body></worldbody>'
+     '</mujoco>', "is not two integers", 2, "too much data"),
+    ('<mujoco><asset>\n<material name="m" rgba="1 1 1 1e39"/></asset><worldbody><body name="b"><geom size="0.1"/>'
+     '</body></worldbody></mujoco>', "beyond single precision", 2, "too large"),
+])
+def test_keys_group_ranges_and_colours_mujoco_refuses_are_refused(text, message, line, theirs):
+    both_refuse(text, message, line, theirs)

@@ -714,9 +714,7 @@ class _Importer:
             raise self.r.error(root.find("compiler"), f"eulerseq must be three of x, y, z, X, Y, Z (got '{self.eulerseq}')")
         self.inertia_from_geom = _compiler_keyword(self.r, root, comp, "inertiafromgeom", ("false", "true", "auto"), "auto")
         self.autolimits = _compiler_keyword(self.r, root, comp, "autolimits", ("false", "true"), "true") == "true"
-        groups = self.r.floats_list(root.find("compiler"), comp["inertiagrouprange"], "attribute 'inertiagrouprange'",
-                                    2) if "inertiagrouprange" in comp else (0.0, 5.0)
-        self.inertia_groups = (groups[0], groups[1])  # geoms of groups outside these count in no inertia (MuJoCo)
+        self.inertia_groups = _group_range(self.r, root, comp)  # geoms of groups outside it weigh nothing (MuJoCo)
         base = Path(options.base_dir) if options.base_dir else None
         asset_dir = comp.get("assetdir")
         self.mesh_dir = comp.get("meshdir", asset_dir)
@@ -742,6 +740,7 @@ class _Importer:
                 name = m.get("name") or Path(m.get("file", "")).stem
                 self.mesh_assets[name] = m
             for m in a.findall("material"):
+                self._single_precision(m, self._class_attrs(m, None))
                 if m.get("name"):
                     self.materials[m.get("name")] = m
         self.sites: dict[str, tuple[str, np.ndarray, etree._Element]] = {}
@@ -780,6 +779,11 @@ class _Importer:
             self._defaults(child, mine)
 
     def attrs(self, el: etree._Element, childclass: str | None) -> dict[str, str]:
+        return self._looking(el, self._class_attrs(el, childclass))
+
+    def _class_attrs(self, el: etree._Element, childclass: str | None) -> dict[str, str]:
+        """An element's attributes over its class's, as a plain dict: what is asked of it is not recorded, for
+        an element that is checked but not read (its attributes are not named one by one as not in the model)."""
         cls = el.get("class") or childclass or "main"
         if cls not in self.defaults:
             raise self.r.error(el, f"unknown default class '{cls}'")
@@ -788,7 +792,7 @@ class _Importer:
             tag = "equality"  # (an equality's <joint> takes the class's <equality> defaults, not its <joint> ones)
         out = dict(self.defaults[cls].get(tag, {}))
         out.update(el.attrib)
-        return self._looking(el, out)
+        return out
 
     def _looking(self, el: etree._Element, attrs: dict[str, str]) -> _Looked:
         looked = _Looked(attrs)
@@ -871,9 +875,10 @@ class _Importer:
             return quat_to_matrix(q)
         if key == "axisangle":
             a = self.floats(el, attrs, "axisangle", 4)
-            u = unit_vector(a[:3])
+            u = None if _too_short(a[:3]) else unit_vector(a[:3])
             if u is None:
-                raise self.r.error(el, "axisangle has a zero axis")
+                raise self.r.error(el, f"axisangle: its axis is shorter than {_MJ_MIN_LENGTH:g} (MuJoCo refuses it: "
+                                       "'axisangle too small')")
             return axis_angle_to_matrix(u, self.angle(a[3]))
         if key == "euler":
             e = self.floats(el, attrs, "euler", 3)
@@ -884,17 +889,21 @@ class _Importer:
             return rot
         if key == "xyaxes":
             v = self.floats(el, attrs, "xyaxes", 6)
-            x = unit_vector(v[:3])
+            x = None if _too_short(v[:3]) else unit_vector(v[:3])
             if x is None:
-                raise self.r.error(el, "xyaxes: the x axis has zero length")
-            y = unit_vector(v[3:])
-            y = None if y is None else unit_vector(y - (y @ x) * x)
+                raise self.r.error(el, f"xyaxes: the x axis is shorter than {_MJ_MIN_LENGTH:g} (MuJoCo refuses it: "
+                                       "'xaxis too small')")
+            m = float(np.max(np.abs(v[3:])))  # (y is scaled: its part across x is as MuJoCo's, without overflow)
+            across = (v[3:] / m) - (v[3:] / m @ x) * x if m > 0.0 else np.zeros(3)
+            y = None if _too_short(across, m) else unit_vector(across, zero=0.0)
             if y is None:
-                raise self.r.error(el, "xyaxes: the two axes are parallel")
+                raise self.r.error(el, f"xyaxes: the y axis's part across the x axis is shorter than "
+                                       f"{_MJ_MIN_LENGTH:g} (MuJoCo refuses it: 'yaxis too small')")
             return np.column_stack([x, y, np.cross(x, y)])
-        z = unit_vector(self.floats(el, attrs, "zaxis", 3))
+        z = self.floats(el, attrs, "zaxis", 3)
+        z = None if _too_short(z) else unit_vector(z)
         if z is None:
-            raise self.r.error(el, "zaxis has zero length")
+            raise self.r.error(el, f"zaxis is shorter than {_MJ_MIN_LENGTH:g} (MuJoCo refuses it: 'zaxis too small')")
         return _z_to(z)
 
     def pose(self, el, attrs: dict) -> np.ndarray:
@@ -925,6 +934,7 @@ class _Importer:
         if not world_mode:  # the world body's own content (in its frames too) is not the robot's
             self.unread_elements += [c for c in world_level if c.tag not in _BODY_CONTENT]
             self.world_sites = {c.get("name") for c in world_level if c.tag == "site"} - {None}
+            self._check_unread_shapes(world, None)
             if any(c.tag in ("geom", "site") for c in world_level):
                 self.diag.warn("MJCF: geoms and sites of the world body are not part of the robot (ignored)")
         if world_mode:
@@ -1096,9 +1106,10 @@ class _Importer:
         if kind not in ("hinge", "slide"):
             raise self.r.error(el, f"joint type '{kind}' is not supported (hinge, slide, ball, free)")
         axis = self.floats(el, a, "axis", 3, (0.0, 0.0, 1.0))
-        axis = unit_vector(axis if body_H_frame is None else body_H_frame[:3, :3] @ axis)
-        if axis is None:
-            raise self.r.error(el, "joint axis has zero length")
+        axis = None if _too_short(axis) else unit_vector(axis if body_H_frame is None else body_H_frame[:3, :3] @ axis)
+        if axis is None:  # (a frame's turn does not change its length)
+            raise self.r.error(el, f"joint axis is shorter than {_MJ_MIN_LENGTH:g} (MuJoCo refuses it: 'axis too "
+                                   "small')")
         revolute = kind == "hinge"
         limits = Limits()
         rng = self.floats(el, a, "range", 2)
@@ -1123,6 +1134,18 @@ class _Importer:
                       dynamics=Dynamics(damping, friction) if ("damping" in a or "frictionloss" in a) else None)
         self.model.add_joint(joint)
 
+    def _single_precision(self, el, a: dict, key: str = "rgba") -> None:
+        """MuJoCo holds a colour in single precision and refuses a number beyond it ("number is too large"); the
+        import read it as a double and wrote 1e39 out to every format. Only looked at (`a` is not marked)."""
+        raw = dict.get(a, key)
+        if raw is None:
+            return
+        with np.errstate(over="ignore"):  # (rounded to single precision as MuJoCo rounds it: FLT_MAX and a hair more
+            single = np.array(self.r.floats_list(el, raw, f"attribute '{key}'", 4), dtype=np.float32)  # are FLT_MAX)
+        if np.any(np.isinf(single)):
+            raise self.r.error(el, f"{key}=\"{raw}\": a number beyond single precision ({_FLOAT32_MAX:.7g}), which "
+                                   "MuJoCo refuses")
+
     def _material_known(self, el, a: dict) -> None:
         """MuJoCo refuses a geom or site whose material (its own, or its class's) names no material asset;
         the colour it would give was left out without a word."""
@@ -1146,9 +1169,9 @@ class _Importer:
                 self._material_known(child, a)
                 geoms.append((child, a, link_H_el @ self._geom_pose(child, a)))
             elif child.tag == "site":
-                a = self.attrs(child, cc)
-                self._material_known(child, a)
                 name = child.get("name")
+                a = self.attrs(child, cc) if name else self._class_attrs(child, cc)
+                self._site_shape(child, a)
                 if not name:  # a frame needs a name: the site is not in the model (named whole)
                     self.unread_elements.append(child)
                     continue
@@ -1210,6 +1233,37 @@ class _Importer:
                                        "beyond the range of a double: check their sizes, masses and positions")
             lk.inertia = total
 
+    def _check_unread_shapes(self, el, cc: str | None) -> None:
+        """The geoms and sites of a world body that is not the robot's are not read, but MuJoCo refuses the file
+        for what is wrong in them (a size of 0, an unknown material, a fromto on a sphere), and so does the import:
+        it read files MuJoCo does not."""
+        for child in el:
+            if child.tag == "frame":
+                self._check_unread_shapes(child, child.get("childclass") or cc)
+            elif child.tag == "geom":
+                a = self._class_attrs(child, cc)
+                self._material_known(child, a)
+                self._geom_pose(child, a)
+                self._checked_geom(child, a)
+            elif child.tag == "site":
+                self._site_shape(child, self._class_attrs(child, cc))
+
+    def _site_shape(self, el, a: dict) -> None:
+        """Check a site's shape as MuJoCo does, named or not: the model holds only a named site's frame, but MuJoCo
+        refuses a site whose size is not positive, whose type is a plane, or whose mesh is unknown. Only looked
+        at (a plain dict of `a`): its type, size and material are not in the model, and said so."""
+        a = dict(a)
+        self._material_known(el, a)
+        self._single_precision(el, a)
+        self._geom_pose(el, a)
+        kind, _ = self._geom_size(el, a, pad=_SITE_SIZE)
+        if kind in ("plane", "hfield"):
+            raise self.r.error(el, f"a site of type {kind}: MuJoCo allows planes and height fields only as geoms")
+        if "mesh" in a and kind != "mesh":
+            raise self.r.error(el, f"mesh= on a site of type {kind}: MuJoCo takes a mesh only on a site of type mesh")
+        if kind == "mesh" and a.get("mesh") not in self.mesh_assets:
+            raise self.r.error(el, f"a mesh site needs a mesh= that names a <mesh> asset (got {a.get('mesh')!r})")
+
     def _frame_pose(self, el) -> np.ndarray:
         """el_H_frame of a <frame> (its own attributes: a frame takes none from a default class)."""
         return self.pose(el, self._looking(el, dict(el.attrib)))
@@ -1229,14 +1283,17 @@ class _Importer:
             apart, middle = _distance(p1, p2), 0.5 * (p1 + p2)
         if not (math.isfinite(apart) and np.all(np.isfinite(middle))):
             raise self.r.error(el, "fromto: the two points are too far apart for a double")
-        if apart < 1e-12:
-            raise self.r.error(el, "fromto: the two points coincide")
+        if _too_short(p1 - p2):
+            raise self.r.error(el, f"fromto: the two points are closer than {_MJ_MIN_LENGTH:g} (MuJoCo refuses them: "
+                                   "'fromto points too close')")
         return make_transform(_z_to(p1 - p2), middle)  # MuJoCo points z from "to" towards "from"
 
-    def _geom_size(self, el, a: dict) -> tuple[str, np.ndarray]:
+    def _geom_size(self, el, a: dict, pad: float = 0.0) -> tuple[str, np.ndarray]:
+        """Type and the three sizes of a geom, or of a site (`pad`: the sizes not given, 0 for a geom and MuJoCo's
+        0.005 for a site), refused where MuJoCo refuses them."""
         kind = _keyword(self.r, el, a, "type", _GEOM_TYPES, "sphere")
-        size = self.floats(el, a, "size", None, (0.0, 0.0, 0.0))
-        size = np.concatenate([size, np.zeros(3)])[:3]
+        size = self.floats(el, a, "size", None, ())
+        size = np.concatenate([size, np.full(3, pad)])[:3]
         along = -1  # the size that is half the length of a fromto, if one gives it
         if "fromto" in a and kind in _FROMTO_TYPES:
             f = self.floats(el, a, "fromto", 6)
@@ -1247,24 +1304,32 @@ class _Importer:
                 size[1], size[2], along = size[0], half, 2
         doubled = size if kind == "box" else size[1:2] if kind in ("capsule", "cylinder") else size[:0]
         if not np.all(np.abs(doubled) <= _MAX_HALF_SIZE):  # the model holds these as full sizes (lengths)
-            raise self.r.error(el, f"{kind} geom size beyond the range of a double (its full size, twice the "
+            raise self.r.error(el, f"{kind} {el.tag} size beyond the range of a double (its full size, twice the "
                                    "half-size MJCF gives, would overflow)")
-        if not _fitted(kind, a):  # (a geom fitted to a mesh takes the mesh's size instead)
+        if not _fitted(kind, a) or el.tag == "site":  # (a geom fitted to a mesh takes the mesh's size instead)
             if kind == "plane" and not size[2] > 0.0:
                 raise self.r.error(el, f"plane geom: size[2], its grid spacing, is {size[2]:g}; MuJoCo refuses a "
                                        "plane whose spacing is not positive (the first two may be 0: infinite)")
             for i, what in enumerate(_SIZES_USED.get(kind, ())):
                 if not size[i] > 0.0:  # (a negative radius or length was kept, and written out to every format)
                     given = "half the length of its fromto" if i == along else f"size[{i}]"
-                    raise self.r.error(el, f"{kind} geom: its {what} ({given}) is {size[i]:g}; MuJoCo refuses a geom "
-                                           "size that is not positive")
+                    raise self.r.error(el, f"{kind} {el.tag}: its {what} ({given}) is {size[i]:g}; MuJoCo refuses a "
+                                           f"{el.tag} size that is not positive")
         return kind, size
 
-    def _shape(self, link: Link, el, a: dict, pose: np.ndarray) -> None:
+    def _checked_geom(self, el, a: dict) -> tuple[str, np.ndarray]:
+        """_geom_size, and the rest of what MuJoCo refuses in a geom whatever body holds it."""
         kind, size = self._geom_size(el, a)
+        self._single_precision(el, a)
         for key in ("mass", "density"):  # (MuJoCo: "mass, inertia or density are negative in geom")
             if key in a and float(self.floats(el, a, key, 1)[0]) < 0:
                 raise self.r.error(el, f"geom {key} {a[key]} is negative (MuJoCo refuses it)")
+        if (kind == "mesh" or "mesh" in a) and a.get("mesh") not in self.mesh_assets:
+            raise self.r.error(el, f"unknown mesh '{a.get('mesh')}'")  # (also of a primitive fitted to a mesh)
+        return kind, size
+
+    def _shape(self, link: Link, el, a: dict, pose: np.ndarray) -> None:
+        kind, size = self._checked_geom(el, a)
         if _fitted(kind, a):
             self.fitted_geoms += 1
             return
@@ -1288,8 +1353,6 @@ class _Importer:
             shape = Mesh(pose, filename=self._mesh_path(m.get("file")),
                          scale=self.floats(m, ma, "scale", 3, (1.0, 1.0, 1.0)))
         else:
-            if kind == "mesh" and a.get("mesh") not in self.mesh_assets:
-                raise self.r.error(el, f"unknown mesh '{a.get('mesh')}'")
             self.skipped_geoms += 1
             return
         shape.name = el.get("name")
@@ -1565,10 +1628,28 @@ def load(text: str, options: LoadOptions, diag: Diagnostics) -> Model:
     if root.tag != "mujoco":
         raise ModelError(f"the root element is <{root.tag}>, not <mujoco>", source=diag.source, line=root.sourceline,
                          element=describe(root))
+    _one_world_body(XmlReader(diag.source), root)
     return _Importer(root, options, diag).run()
 
 
+def _one_world_body(r: XmlReader, root: etree._Element) -> None:
+    """MuJoCo makes one world body of every <worldbody> in the file, in order: the importer reads the first,
+    so the content of the others is moved into it (their bodies were lost without a word). The world body is
+    MuJoCo's own and takes no attribute ("World body cannot have attributes"): a name or a childclass there is
+    refused, not ignored."""
+    worlds = root.findall("worldbody")
+    for world in worlds:
+        if world.attrib:
+            raise r.error(world, f"<worldbody> takes no attributes (has {', '.join(world.keys())}); MuJoCo refuses "
+                                 "them")
+    for other in worlds[1:]:
+        worlds[0].extend(list(other))  # (an element keeps its source line when moved)
+        root.remove(other)
+
+
 _MAX_HALF_SIZE = 0.5 * np.finfo(float).max
+_SITE_SIZE = 0.005  # MuJoCo's size of a site where its size does not say
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 _FROMTO_TYPES = ("capsule", "cylinder", "box", "ellipsoid")  # the geom and site types a fromto may place
@@ -1595,6 +1676,22 @@ def _compiler_keyword(r: XmlReader, root: etree._Element, comp: dict, key: str, 
     return _keyword(r, holder, comp, key, allowed, default)
 
 
+def _group_range(r: XmlReader, root: etree._Element, comp: dict) -> tuple[int, int]:
+    """The compiler's inertiagrouprange: two integers, as MuJoCo reads it ("-1e-9 3" was read as a range of
+    numbers; MuJoCo refuses it, "bad format")."""
+    raw = comp.get("inertiagrouprange")
+    if raw is None:
+        return 0, 5
+    holder = next(c for c in reversed(root.findall("compiler")) if "inertiagrouprange" in c.attrib)
+    parts = raw.split()
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        raise r.error(holder, f"inertiagrouprange=\"{raw}\" is not two integers (MuJoCo refuses it)") from None
+
+
 def _integer(r: XmlReader, el: etree._Element, a: dict, key: str, default: int) -> int:
     raw = a.get(key)
     if raw is None:
@@ -1609,7 +1706,8 @@ def _integer(r: XmlReader, el: etree._Element, a: dict, key: str, default: int) 
 # kinds of the elements each section holds, by tag (every child of <sensor> is a sensor, and so on)
 _NAMED_IN_BODIES = {"body": "body", "joint": "joint", "freejoint": "joint", "geom": "geom", "site": "site",
                     "camera": "camera", "light": "light"}
-_NAMED_SECTIONS = {"sensor": "sensor", "actuator": "actuator", "tendon": "tendon", "equality": "equality"}
+_NAMED_SECTIONS = {"sensor": "sensor", "actuator": "actuator", "tendon": "tendon", "equality": "equality",
+                   "keyframe": "key"}
 _NAMED_ASSETS = ("mesh", "material", "texture", "hfield")
 _FILE_NAMED = ("mesh", "hfield", "texture")
 
@@ -1663,6 +1761,22 @@ def _check_unique_names(r: XmlReader, root: etree._Element) -> None:
 def _fitted(kind: str, a: dict) -> bool:
     """Whether a primitive geom is sized by MuJoCo to fit a mesh (its own size is then not the geom's)."""
     return kind != "mesh" and "mesh" in a
+
+
+# MuJoCo's compiler refuses a direction (a joint axis, zaxis, xyaxes, an axisangle's axis) or a fromto whose squared
+# length is below its mjEPS, 1e-14: one shorter than 1e-7 (measured: 1e-7 refused, 1.1e-7 read). The import took any
+# length above 1e-12.
+_MJ_EPS = 1e-14
+_MJ_MIN_LENGTH = 1e-7
+
+
+def _too_short(v: np.ndarray, scale: float = 1.0) -> bool:
+    """Whether `scale` * v is too short for MuJoCo, its squared length computed as MuJoCo's (an overflow is long)."""
+    with np.errstate(all="ignore"):
+        if scale == 1.0:
+            return float(v @ v) < _MJ_EPS
+        length = math.sqrt(float(v @ v)) * scale  # (scaled back before squaring: as MuJoCo's rounding)
+        return length * length < _MJ_EPS
 
 
 def _distance(p1: np.ndarray, p2: np.ndarray) -> float:
