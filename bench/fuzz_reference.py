@@ -239,7 +239,7 @@ def _mjcf_difference(model, m) -> str:
 
     config = random_configuration(model, None)  # (zero, and mimic joints where their equality puts them)
     ours = Kinematics(model).world_transforms(config)
-    bodies, sites = mj_poses(m, config)
+    bodies, sites = mj_poses(m, config, free_at_origin=model.default_base_link != "world")  # (a scene: as placed)
     base = bodies.get(model.default_base_link)
     if base is None:
         return f"base {model.default_base_link} is no MuJoCo body"
