@@ -1184,3 +1184,15 @@ def test_what_mujoco_reads_beside_those_limits_is_read(tail):
 ])
 def test_keys_group_ranges_and_colours_mujoco_refuses_are_refused(text, message, line, theirs):
     both_refuse(text, message, line, theirs)
+
+
+def test_a_colour_beyond_single_precision_is_left_out_of_the_export_with_a_warning(caplog):
+    """URDF and SDF colours are doubles; MuJoCo holds a colour in single precision and refuses the file whose colour
+    is beyond it, which the export wrote."""
+    urdf = ('<robot name="r"><material name="c"><color rgba="1e39 0 0 1"/></material><link name="a"><visual>'
+            '<geometry><sphere radius="1"/></geometry><material name="c"/></visual></link></robot>')
+    with caplog.at_level(logging.WARNING):
+        text = export_model(load_model(urdf), "mjcf")
+    assert "1 colour(s) left out" in caplog.text and "1e+39" in caplog.text
+    mujoco.MjModel.from_xml_string(text)
+    assert load_model(text, format="mjcf").links["a"].visuals[0].material is None

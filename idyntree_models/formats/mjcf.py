@@ -188,6 +188,7 @@ class _Exporter:
         self.geom_names: set[str] = set()
         self.renamed_geoms: list[str] = []
         self.lost_materials: list[str] = []  # material names not written (see _geom)
+        self.lost_colours: list[str] = []  # colours beyond single precision, which MuJoCo refuses: left out
         self.material_rgba: dict[str, str] = {}  # material assets written: their colour
         self.sites: dict[str, tuple[str, np.ndarray]] = {}  # site name -> (link, link_H_site)
 
@@ -249,6 +250,9 @@ class _Exporter:
             self.diag.warn(f"MJCF: {len(self.renamed_geoms)} geom name(s) that another shape has too, written "
                            f"with the link's name before them (MuJoCo's names are unique in the model): "
                            f"{listed(self.renamed_geoms, 5)}")
+        if self.lost_colours:
+            self.diag.warn(f"MJCF: {len(self.lost_colours)} colour(s) left out, because MuJoCo holds a colour in single "
+                           f"precision and refuses a number beyond it: {listed(self.lost_colours, 5)}")
         if self.lost_materials:
             self.diag.warn(f"MJCF: {len(self.lost_materials)} material name(s) not written (a material asset has one "
                            f"colour): {listed(self.lost_materials, 5)}")
@@ -474,6 +478,9 @@ class _Exporter:
             el.set("group", str(COLLISION_GROUP))
         m = shape.material
         if m is None:
+            return
+        if m.color is not None and not _single_precision(m.color):
+            self.lost_colours.append(f"{_nums(m.color)} of {kind} '{shape.name or '(unnamed)'}' of '{link}'")
             return
         rgba = _nums(m.color) if m.color is not None else None
         if m.name and rgba is not None:  # a material asset of that name, so that the name comes back
@@ -1140,9 +1147,7 @@ class _Importer:
         raw = dict.get(a, key)
         if raw is None:
             return
-        with np.errstate(over="ignore"):  # (rounded to single precision as MuJoCo rounds it: FLT_MAX and a hair more
-            single = np.array(self.r.floats_list(el, raw, f"attribute '{key}'", 4), dtype=np.float32)  # are FLT_MAX)
-        if np.any(np.isinf(single)):
+        if not _single_precision(self.r.floats_list(el, raw, f"attribute '{key}'", 4)):
             raise self.r.error(el, f"{key}=\"{raw}\": a number beyond single precision ({_FLOAT32_MAX:.7g}), which "
                                    "MuJoCo refuses")
 
@@ -1650,6 +1655,13 @@ def _one_world_body(r: XmlReader, root: etree._Element) -> None:
 _MAX_HALF_SIZE = 0.5 * np.finfo(float).max
 _SITE_SIZE = 0.005  # MuJoCo's size of a site where its size does not say
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _single_precision(values) -> bool:
+    """Whether MuJoCo can hold the numbers in single precision (rounded as it rounds them: FLT_MAX and a hair more
+    are FLT_MAX), as it holds a colour."""
+    with np.errstate(over="ignore"):
+        return not np.any(np.isinf(np.asarray(values, dtype=float).astype(np.float32)))
 
 
 _FROMTO_TYPES = ("capsule", "cylinder", "box", "ellipsoid")  # the geom and site types a fromto may place
