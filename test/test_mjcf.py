@@ -1196,3 +1196,22 @@ def test_a_colour_beyond_single_precision_is_left_out_of_the_export_with_a_warni
     assert "1 colour(s) left out" in caplog.text and "1e+39" in caplog.text
     mujoco.MjModel.from_xml_string(text)
     assert load_model(text, format="mjcf").links["a"].visuals[0].material is None
+
+
+def test_a_backslash_in_a_mesh_file_is_a_separator_as_in_mujoco(tmp_path):
+    """Files written on Windows give mesh paths with backslashes; MuJoCo takes them as separators (the mesh
+    `meshes\\part.stl` is meshes/part.stl, named 'part'). The import named it 'meshes\\part' and refused the geom
+    that uses it as 'part'."""
+    (tmp_path / "meshes").mkdir()
+    v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype="<f4")
+    faces = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)]
+    body = b"".join(np.zeros(3, "<f4").tobytes() + v[list(f)].tobytes() + b"\0\0" for f in faces)
+    (tmp_path / "meshes" / "part.stl").write_bytes(b"\0" * 80 + len(faces).to_bytes(4, "little") + body)
+    path = tmp_path / "robot.xml"
+    path.write_text('<mujoco><asset><mesh file="meshes\\part.stl"/></asset><worldbody><body name="a">'
+                    '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom type="mesh" mesh="part"/></body>'
+                    '</worldbody></mujoco>')
+    m = mujoco.MjModel.from_xml_path(str(path))
+    assert mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_MESH, 0) == "part"
+    mesh = load_model(path).links["a"].visuals[0]
+    assert Path(mesh.filename).resolve() == (tmp_path / "meshes" / "part.stl").resolve()

@@ -744,7 +744,7 @@ class _Importer:
         self.materials: dict[str, etree._Element] = {}
         for a in root.findall("asset"):
             for m in a.findall("mesh"):
-                name = m.get("name") or Path(m.get("file", "")).stem
+                name = m.get("name") or Path(_asset_file(m)).stem
                 self.mesh_assets[name] = m
             for m in a.findall("material"):
                 self._single_precision(m, self._class_attrs(m, None))
@@ -1355,7 +1355,7 @@ class _Importer:
         elif kind == "mesh" and a.get("mesh") in self.mesh_assets and self.mesh_assets[a["mesh"]].get("file"):
             m = self.mesh_assets[a["mesh"]]
             ma = self.attrs(m, None)
-            shape = Mesh(pose, filename=self._mesh_path(m.get("file")),
+            shape = Mesh(pose, filename=self._mesh_path(_asset_file(m)),
                          scale=self.floats(m, ma, "scale", 3, (1.0, 1.0, 1.0)))
         else:
             self.skipped_geoms += 1
@@ -1766,8 +1766,14 @@ def _check_unique_names(r: XmlReader, root: etree._Element) -> None:
     for asset in root.findall("asset"):
         for el in asset:
             if el.tag in _NAMED_ASSETS:  # (a mesh, height field or texture is named after its file where it has none)
-                default = Path(el.get("file", "")).stem if el.tag in _FILE_NAMED else None
+                default = Path(_asset_file(el)).stem if el.tag in _FILE_NAMED else None
                 note(el, el.tag, el.get("name") or default)
+
+
+def _asset_file(el: etree._Element) -> str:
+    """An asset's file= with MuJoCo's separators: a backslash is one, as a slash is (a mesh "dir\\a.stl" is the file
+    dir/a.stl, named 'a'; the import named it 'dir\\a' and refused the geoms that use it as 'a')."""
+    return el.get("file", "").replace("\\", "/")
 
 
 def _fitted(kind: str, a: dict) -> bool:
