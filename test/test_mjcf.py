@@ -1215,3 +1215,31 @@ def test_a_backslash_in_a_mesh_file_is_a_separator_as_in_mujoco(tmp_path):
     assert mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_MESH, 0) == "part"
     mesh = load_model(path).links["a"].visuals[0]
     assert Path(mesh.filename).resolve() == (tmp_path / "meshes" / "part.stl").resolve()
+
+
+@pytest.mark.parametrize("body, tail, message, theirs", [
+    ('<geom size="0.1 0.1 0.1 0.1"/>', "", "'size' takes 1 to 3 numbers, got 4", "too much data"),  # (one was dropped)
+    ('<geom type="capsule" size="0.1" fromto="0 0 0 1 0 0" pos="1 0 0"/>', "", "both pos and fromto", "both pos and "
+     "fromto"),  # (the pos was ignored)
+    ('<site name="t" type="capsule" size="0.1" pos="0 1e-300 0" fromto="0 0 0 1 0 0"/>', "", "both pos and fromto",
+     "both pos and fromto"),
+    ('<joint name="j"/>', '<equality><joint joint1="j" joint2="k" polycoef="0 1 0 0 0 0"/></equality>',
+     "'polycoef' takes 1 to 5 numbers, got 6", "too much data"),
+])
+def test_counts_and_placements_mujoco_refuses_are_refused(body, tail, message, theirs):
+    text = (f'<mujoco><worldbody><body name="b">\n{body}<geom size="0.1"/></body><body name="c"><joint name="k"/>'
+            f'<geom size="0.1"/></body></worldbody>{tail}</mujoco>')
+    both_refuse(text, message, 2, theirs)
+
+
+def test_a_polycoef_of_fewer_numbers_takes_mujocos_defaults_for_the_rest():
+    """MuJoCo reads one to five numbers of a polycoef, the rest its defaults 0 1 0 0 0; the import refused any but
+    five. Checked by the pose MuJoCo gives the mimic joint where the equality holds."""
+    for coef, offset, multiplier in (("0.1 0.5 0 0", 0.1, 0.5), ("0.2", 0.2, 1.0)):
+        text = ('<mujoco><worldbody><body name="a"><joint name="j"/><geom size="0.1"/><body name="b" pos="0 0 1">'
+                '<joint name="k"/><geom size="0.1"/></body></body></worldbody><equality><joint joint1="k" joint2="j" '
+                f'polycoef="{coef}"/></equality></mujoco>')
+        m = mujoco.MjModel.from_xml_string(text)
+        assert list(m.eq_data[0][:2]) == [offset, multiplier]
+        mimic = load_model(text, format="mjcf").joints["k"].mimic
+        assert (mimic.joint, mimic.offset, mimic.multiplier) == ("j", offset, multiplier)

@@ -862,6 +862,15 @@ class _Importer:
             return None if default is None else np.array(default, dtype=float)
         return np.array(self.r.floats_list(el, raw, f"attribute '{key}'", n), dtype=float)
 
+    def leading_floats(self, el, attrs: dict, key: str, default: tuple[float, ...]) -> np.ndarray:
+        """An attribute of which MuJoCo reads one to len(default) numbers, the rest its defaults (a geom's size, an
+        equality's polycoef): more is refused ("too much data"; a size's fourth number was dropped)."""
+        given = self.floats(el, attrs, key, None, ())
+        if len(given) > len(default):  # (none is MuJoCo's defaults, as no attribute)
+            raise self.r.error(el, f"attribute '{key}' takes 1 to {len(default)} numbers, got {len(given)} "
+                                   f"('{attrs[key]}'); MuJoCo refuses it")
+        return np.concatenate([given, np.array(default[len(given):], dtype=float)])
+
     def angle(self, x: float) -> float:
         return math.radians(x) if self.degrees else x
 
@@ -1278,6 +1287,9 @@ class _Importer:
         if fromto is None:
             return self.pose(el, a)
         kind = dict.get(a, "type", "sphere")  # (only looked at: a site's type is not in the model, and said so)
+        pos = self.floats(el, a, "pos", 3, (0.0, 0.0, 0.0))
+        if np.any(pos != 0.0):  # (MuJoCo: "both pos and fromto defined"; the pos was ignored. A class's counts too)
+            raise self.r.error(el, f"both pos and fromto are given to this {el.tag} (MuJoCo refuses it: fromto places it)")
         if kind not in _FROMTO_TYPES:  # (it was placed at the middle of the segment, a file MuJoCo refuses)
             raise self.r.error(el, f"fromto on a {kind} {el.tag}: MuJoCo refuses it (fromto requires "
                                    f"{', '.join(_FROMTO_TYPES)})")
@@ -1297,8 +1309,7 @@ class _Importer:
         """Type and the three sizes of a geom, or of a site (`pad`: the sizes not given, 0 for a geom and MuJoCo's
         0.005 for a site), refused where MuJoCo refuses them."""
         kind = _keyword(self.r, el, a, "type", _GEOM_TYPES, "sphere")
-        size = self.floats(el, a, "size", None, ())
-        size = np.concatenate([size, np.full(3, pad)])[:3]
+        size = self.leading_floats(el, a, "size", (pad, pad, pad))
         along = -1  # the size that is half the length of a fromto, if one gives it
         if "fromto" in a and kind in _FROMTO_TYPES:
             f = self.floats(el, a, "fromto", 6)
@@ -1542,7 +1553,7 @@ class _Importer:
                     continue
                 a = self.attrs(e, None)
                 j1, j2 = a.get("joint1"), a.get("joint2")
-                coef = self.floats(e, a, "polycoef", 5, (0.0, 1.0, 0.0, 0.0, 0.0))
+                coef = self.leading_floats(e, a, "polycoef", (0.0, 1.0, 0.0, 0.0, 0.0))
                 if j1 not in self.model.joints or (j2 is not None and j2 not in self.model.joints):
                     raise self.r.error(e, f"unknown joint '{j1 if j1 not in self.model.joints else j2}'")
                 if j2 is None or np.any(coef[2:]) or a.get("active", "true") == "false":
