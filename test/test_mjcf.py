@@ -1243,3 +1243,26 @@ def test_a_polycoef_of_fewer_numbers_takes_mujocos_defaults_for_the_rest():
         assert list(m.eq_data[0][:2]) == [offset, multiplier]
         mimic = load_model(text, format="mjcf").joints["k"].mimic
         assert (mimic.joint, mimic.offset, mimic.multiplier) == ("j", offset, multiplier)
+
+
+@pytest.mark.parametrize("section, named, message", [
+    ('<actuator>\n<motor joint="x"/></actuator>', "j", 'joint="x" names no joint'),
+    ('<actuator>\n<general site="x"/></actuator>', "s", 'site="x" names no site'),
+    ('<sensor>\n<jointpos joint="x"/></sensor>', "j", 'joint="x" names no joint'),
+    ('<sensor>\n<framepos objtype="geom" objname="x"/></sensor>', "g", 'objname="x" names no geom'),
+    ('<actuator><motor name="a" joint="j"/></actuator><sensor>\n<actuatorfrc actuator="x"/></sensor>', "a",
+     'actuator="x" names no actuator'),
+    ('<contact>\n<exclude body1="world" body2="x"/></contact>', "b", 'body2="x" names no body'),
+    ('<equality>\n<weld body1="x"/></equality>', "b", 'body1="x" names no body'),
+    ('<tendon><fixed>\n<joint joint="x" coef="1"/></fixed></tendon>', "j", 'joint="x" names no joint'),
+])
+def test_a_reference_to_no_object_in_a_section_not_read_is_refused_as_mujoco_refuses_it(section, named, message):
+    """Found by differential fuzzing against MuJoCo: an actuator, tendon, contact pair, equality or sensor naming an
+    object the file does not define was read (the section named as not in the model); MuJoCo builds nothing. Named
+    right (`named`), both read it."""
+    text = ('<mujoco><worldbody><body name="b"><joint name="j"/><geom name="g" size="0.1"/><site name="s"/></body>'
+            f'</worldbody>{section}</mujoco>')
+    both_refuse(text, message, 2)
+    right = text.replace('"x"', f'"{named}"')
+    mujoco.MjModel.from_xml_string(right)
+    load_model(right, format="mjcf")

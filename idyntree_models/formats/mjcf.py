@@ -729,7 +729,7 @@ class _Importer:
         self.defaults: dict[str, dict[str, dict[str, str]]] = {"main": {}}
         for d in root.findall("default"):
             self._defaults(d, {}, top=True)
-        _check_unique_names(self.r, root)
+        _check_references(self.r, root, _check_unique_names(self.r, root))
         _check_unique_children(self.r, root)
         extras_el = root.find(f"custom/text[@name='{EXTRAS}']")
         try:
@@ -1748,9 +1748,10 @@ def _check_unique_children(r: XmlReader, root: etree._Element) -> None:
                 first[child.tag] = child.sourceline
 
 
-def _check_unique_names(r: XmlReader, root: etree._Element) -> None:
+def _check_unique_names(r: XmlReader, root: etree._Element) -> dict[tuple[str, str], etree._Element]:
     """Refuse a name given twice to objects of one kind, as MuJoCo does ("repeated name 's' in site"): a second
-    site of a name was dropped without a word, a second geom or sensor of a name kept under another."""
+    site of a name was dropped without a word, a second geom or sensor of a name kept under another. Gives the
+    element of each (kind, name)."""
     seen: dict[tuple[str, str], etree._Element] = {}
 
     def note(el: etree._Element, kind: str, name: str | None) -> None:
@@ -1779,6 +1780,34 @@ def _check_unique_names(r: XmlReader, root: etree._Element) -> None:
             if el.tag in _NAMED_ASSETS:  # (a mesh, height field or texture is named after its file where it has none)
                 default = Path(_asset_file(el)).stem if el.tag in _FILE_NAMED else None
                 note(el, el.tag, el.get("name") or default)
+    return seen
+
+
+# the attributes by which the elements of the sections the import does not read (actuators, tendons, contact pairs,
+# equalities, most sensors) name another object, by its kind; a sensor's objname/refname is of its objtype/reftype
+_REFERENCE_SECTIONS = ("actuator", "sensor", "tendon", "contact", "equality")
+_REFERENCES = {"joint": "joint", "jointinparent": "joint", "joint1": "joint", "joint2": "joint", "site": "site",
+               "refsite": "site", "site1": "site", "site2": "site", "cranksite": "site", "slidersite": "site", "sidesite": "site",
+               "body": "body", "body1": "body", "body2": "body", "geom": "geom", "geom1": "geom", "geom2": "geom",
+               "tendon": "tendon", "tendon1": "tendon", "tendon2": "tendon", "actuator": "actuator", "camera": "camera"}
+_OBJECT_KINDS = {"body": "body", "xbody": "body", "geom": "geom", "site": "site", "camera": "camera"}
+
+
+def _check_references(r: XmlReader, root: etree._Element, names: dict[tuple[str, str], etree._Element]) -> None:
+    """Refuse a reference to an object the file does not define, as MuJoCo does ("unknown transmission target",
+    "unrecognized name of sensorized object"), in the sections the import does not read: the file was read, and
+    its actuator or tendon named as not in the model, where MuJoCo builds no model of it."""
+    for tag in _REFERENCE_SECTIONS:
+        for section in root.findall(tag):
+            for el in section.iter():
+                if not isinstance(el.tag, str) or el is section:
+                    continue
+                for key, value in el.attrib.items():
+                    kind = _REFERENCES.get(key)
+                    if key in ("objname", "refname"):
+                        kind = _OBJECT_KINDS.get(el.get("objtype" if key == "objname" else "reftype", ""))
+                    if kind is not None and (kind, value) not in names:
+                        raise r.error(el, f"{key}=\"{value}\" names no {kind} of this file (MuJoCo refuses it)")
 
 
 def _asset_file(el: etree._Element) -> str:
