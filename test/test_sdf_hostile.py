@@ -696,3 +696,83 @@ def test_custom_content_and_hexadecimal_values_are_read_as_libsdformat_reads_the
     low = _model(lens.format("0x1"))
     assert _libsdformat_accepts(low, tmp_path) in (False, None)
     _refused(low, re.escape("<env_texture_size> of <lens> is 0x1: the specification wants it between 4 and 2048"))
+
+
+_SPHERE = "<geometry><sphere><radius>1</radius></sphere></geometry>"
+_RESERVED = [
+    (_model("<link name='l'/>", name="world"), 3, "model name 'world'"),
+    (_model("<link name='l'/>", name="__model__"), 3, "model name '__model__'"),
+    (_model(f"<link name='l'>\n<visual name='world'>{_SPHERE}</visual></link>"), 5, "visual name 'world'"),
+    (_model(f"<link name='l'>\n<collision name='__c__'>{_SPHERE}</collision></link>"), 5, "collision name '__c__'"),
+    (_model("<link name='l'>\n<sensor name=' world ' type='imu'/></link>"), 5, "sensor name 'world'"),
+    (_model("<link name='l'>\n<light name='____' type='point'/></link>"), 5, "light name '____'"),
+    ('<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="__w__"><model name="m"><link name="l"/></model></world>'
+     "</sdf>", 3, "world name '__w__'"),
+    ('<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w"><model name="m"><link name="l"/></model>\n'
+     '<model name="other"><link name="__x__"/></model></world></sdf>', 4, "link name '__x__'"),  # (a model not read)
+]
+
+
+@pytest.mark.parametrize("text, line, message", _RESERVED)
+def test_a_reserved_name_of_any_element_is_refused_as_libsdformat_refuses_it(text, line, message, tmp_path):
+    """Found by differential fuzzing against libsdformat: 'world' and names like __name__ were refused for links,
+    joints, frames and nested models only; a model, world, visual, collision, sensor or light of such a name was
+    read (and written back, for libsdformat to refuse: "The supplied visual name [world] is reserved")."""
+    assert _libsdformat_accepts(text, tmp_path) in (False, None)
+    e = _refused(text, re.escape(message) + ".*is reserved")
+    assert e.line == line
+
+
+@pytest.mark.parametrize("name", ["__", "___", "__a", "a__"])
+def test_names_libsdformat_does_not_reserve_are_read(name, tmp_path):
+    """libsdformat reserves __name__ of four characters or more: '__' and '___' were refused here, as a name and
+    as a reference."""
+    text = _model(f"<link name='l'/><link name='{name}'><pose relative_to='l'>1 0 0 0 0 0</pose>"
+                  f"<visual name='{name}'>{_SPHERE}</visual></link><frame name='f' attached_to='{name}'>"
+                  f"<pose relative_to='{name}'>0 1 0 0 0 0</pose></frame>")
+    assert _libsdformat_accepts(text, tmp_path) in (True, None)
+    model = load_model(text, format="sdf")
+    assert name in model.links and model.frames["f"].parent_link == name
+
+
+def test_reserved_model_and_shape_names_are_renamed_on_export(tmp_path):
+    """A URDF robot may be named 'world', its visual too: the SDF export wrote them, and libsdformat refused the file."""
+    urdf = ('<robot name="world"><link name="a"><visual name="world"><geometry><sphere radius="1"/></geometry>'
+            '</visual><collision name="__x__"><geometry><sphere radius="1"/></geometry></collision></link></robot>')
+    warnings: list[str] = []
+    text = export_model(load_model(urdf, format="urdf"), "sdf", warnings=warnings)
+    assert any("model 'world' written as 'world_model'" in w for w in warnings)
+    assert any("visual 'world' of 'a' as 'world_visual'" in w and "collision '__x__' of 'a' as 'x'" in w
+               for w in warnings)
+    assert _libsdformat_accepts(text, tmp_path) in (True, None)
+    back = load_model(text, format="sdf")
+    assert back.name == "world_model" and back.links["a"].visuals[0].name == "world_visual"
+
+
+@pytest.mark.parametrize("version, accepted", [("1.7", True), ("1.9", False)])
+def test_a_scoped_name_in_any_element_is_refused_from_sdf_1_8_as_libsdformat_refuses_it(version, accepted, tmp_path):
+    """Found by differential fuzzing against libsdformat: from SDF 1.8 libsdformat refuses '::' in the name of any
+    element but a plugin and what is in one or namespaced ("Detected delimiter '::' in element name"); only links,
+    joints, frames and nested models were checked, and a visual or sensor of such a name read."""
+    plugin = "<plugin filename='p' name='gz::sim::systems::X'><x name='a::b'/></plugin>"
+    for body in ("<link name='l'>\n<visual name='a::b'>" + _SPHERE + "</visual></link>",
+                 "<link name='l'>\n<sensor name='a::b' type='imu'/></link>", "<link name='l'/>\n<foo name='a::b'/>"):
+        text = _model(body + plugin, version=version)
+        assert _libsdformat_accepts(text, tmp_path) in (accepted, None)
+        if accepted:
+            load_model(text, format="sdf")
+        else:
+            assert _refused(text, "contains '::', which SDF 1.8\\+ reserves").line == 5
+    text = _model("<link name='l'/>" + plugin)
+    assert _libsdformat_accepts(text, tmp_path) in (True, None)
+    load_model(text, format="sdf")
+
+
+def test_scoped_shape_and_model_names_are_renamed_on_export(tmp_path):
+    urdf = ('<robot name="a::r"><link name="a"><visual name="v::1"><geometry><sphere radius="1"/></geometry></visual>'
+            '</link></robot>')
+    warnings: list[str] = []
+    text = export_model(load_model(urdf, format="urdf"), "sdf", warnings=warnings)
+    assert _libsdformat_accepts(text, tmp_path) in (True, None)
+    back = load_model(text, format="sdf")
+    assert back.name == "a__r" and back.links["a"].visuals[0].name == "v__1", warnings

@@ -388,8 +388,20 @@ def _check_kinds(r: XmlReader, el: etree._Element, raw: str, kinds: tuple[str, .
                 raise
 
 
+def reserved_name(name: str) -> bool:
+    """libsdformat's reserved names: 'world', and __name__ of at least four characters ('__' and '___' are
+    names like any other there; they were refused here)."""
+    return name == "world" or (len(name) >= 4 and name.startswith("__") and name.endswith("__"))
+
+
+# the elements whose name libsdformat refuses when reserved ("The supplied visual name [world] is reserved.")
+_NAMED_ENTITIES = ("model", "world", "link", "joint", "frame", "visual", "collision", "sensor", "light",
+                   "particle_emitter", "physics")
+
+
 def check_values(r: XmlReader, root: etree._Element) -> None:
-    """Reject malformed values anywhere in the model, as libsdformat does, not only in what we use."""
+    """Reject malformed values anywhere in the model, as libsdformat does, not only in what we use: the names of
+    its elements too (a visual or sensor named 'world' was read, and written back for libsdformat to refuse)."""
     skipped: set[etree._Element] = set()  # inside a <plugin> or a foreign namespace: not SDFormat's values
     namespaces = getattr(r, "namespaces", None)
     if namespaces is None:
@@ -434,6 +446,25 @@ def check_values(r: XmlReader, root: etree._Element) -> None:
             good.add((kinds, raw))
         if tag in _BOUNDED_TAGS:  # (a well-formed number, now: its bounds)
             _check_bounds(r, el, raw)
+    _check_names(r, root, skipped)
+
+
+def _check_names(r: XmlReader, root: etree._Element, skipped: set[etree._Element]) -> None:
+    """Names libsdformat refuses in any element it reads (not in a plugin or a namespaced element): from SDF 1.8 one
+    with '::', the delimiter of scopes, in any element at all ("Detected delimiter '::' in element name"; a
+    visual or a sensor of such a name was read); and a reserved name of an entity."""
+    m = re.match(r"\s*(\d+)\.(\d+)", root.get("version") or "")
+    scoped = m is not None and (int(m.group(1)), int(m.group(2))) >= (1, 8)
+    for el in root.iter(etree.Element):
+        name = el.get("name")
+        if name is None or el in skipped or not isinstance(el.tag, str):
+            continue
+        if scoped and "::" in name:
+            raise r.error(el, f"the {el.tag} name '{name}' contains '::', which SDF 1.8+ reserves for scopes "
+                              "(libsdformat refuses it)")
+        if el.tag in _NAMED_ENTITIES and reserved_name(name.strip()) and not _in_custom_element(el):
+            raise r.error(el, f"the {el.tag} name '{name.strip()}' is reserved ('world' and names like __name__ "
+                              "cannot be used; libsdformat refuses them)")
 
 
 # -- the legacy flattened form -------------------------------------------------------------------------

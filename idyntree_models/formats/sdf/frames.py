@@ -24,7 +24,7 @@ from ...errors import ModelError
 from ...model.transforms import inverse
 from ..base import Diagnostics, LoadOptions
 from ..xmlutil import XmlReader, find_child
-from .document import check_values, child_bool, child_text, is_true, read_document, read_pose
+from .document import check_values, child_bool, child_text, is_true, read_document, read_pose, reserved_name
 from .kept import ATTRIBUTES, FRAME_TAGS, NOT_MERGED, look
 from .uris import (
     MAX_INCLUDE_DEPTH,
@@ -122,7 +122,7 @@ def far_apart(transforms) -> bool:
 
 
 def check_name(r: XmlReader, el: etree._Element, name: str, tag: str, version: tuple[int, int]) -> None:
-    if name == WORLD or (name.startswith("__") and name.endswith("__")):
+    if reserved_name(name):
         raise r.error(el, f"the {tag} name '{name}' is reserved ('world' and names like __name__ cannot be used)")
     if "::" in name and version >= (1, 8):
         raise r.error(el, f"the {tag} name '{name}' contains '::', which SDF 1.8+ reserves for scopes")
@@ -470,7 +470,7 @@ class FrameGraph:
             scope, ref = sub, rest
 
     def resolve_or_fail(self, scope: Scope, ref: str, el: etree._Element | None, what: str) -> str:
-        if ref.startswith("__") and ref.endswith("__") and ref != "__model__":
+        if ref not in (WORLD, "__model__") and reserved_name(ref):
             raise scope.r.error(el, f"{what} '{ref}' is a reserved name")
         target = self.resolve_name(scope, ref)
         if target is None:

@@ -27,6 +27,7 @@ from .document import (
     is_true,
     read_document,
     read_pose,
+    reserved_name,
 )
 from .frames import WORLD, FrameGraph, FrameKind, Scope, Vertex
 from .kept import (
@@ -249,7 +250,7 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
                 names[n] = c
 
     def check(el: etree._Element, ref: str, what: str) -> None:
-        if ref.startswith("__") and ref.endswith("__"):
+        if ref != WORLD and reserved_name(ref):
             raise r.error(el, f"{what} '{ref}' is a reserved name")
         head, _, rest = ref.partition("::")
         if ref == WORLD:
@@ -282,7 +283,7 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
                 raise r.error(pose_el, f"the pose of '{own}' is relative to itself (cycle)")
             check(pose_el, rel, "relative_to")
         placement = (c.get("placement_frame") or "").strip() if c.tag == "model" else ""
-        if placement.startswith("__") and placement.endswith("__") and placement != "__model__":
+        if placement not in (WORLD, "__model__") and reserved_name(placement):
             raise r.error(c, f"placement_frame '{placement}' is a reserved name")
 
 

@@ -52,7 +52,7 @@ from ..common import (
 )
 from ..numbers import NumberError, show, xml_doubles
 from ..xmlutil import attribute_prefixes
-from .document import IDYNTREE_KIND, IDYNTREE_NS, SINGLE_IMU_KINDS, is_colour
+from .document import IDYNTREE_KIND, IDYNTREE_NS, SINGLE_IMU_KINDS, is_colour, reserved_name
 from .frames import WORLD
 from .gazebo import apply_gazebo_extensions, gazebo_extensions
 from .kept import write_kept
@@ -76,8 +76,7 @@ def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrs) -> 
     return e
 
 
-def reserved(name: str) -> bool:
-    return name == WORLD or (name.startswith("__") and name.endswith("__"))
+reserved = reserved_name
 
 
 @dataclass
@@ -122,7 +121,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     if options.sdf_version not in ("1.9", None):
         diag.warn(f"SDF {options.sdf_version} was asked; SDF 1.9 is written")
     root = etree.Element("sdf", {"version": "1.9"}, nsmap=attribute_prefixes(model.extensions, "sdf") or None)
-    m = _sub(root, "model", name=model.name or "model")
+    m = _sub(root, "model", name=_model_name(model.name, diag))
     if model.metadata.get("static"):
         _sub(m, "static", "true")
     world_H = _zero_pose(model)
@@ -137,6 +136,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     links: dict[str, etree._Element] = {}
     sensors: dict[str, etree._Element] = {}  # by model sensor name (an IMU written from a pair: its accelerometer's)
     renamed: list[str] = []
+    unreserved: list[str] = []  # shapes whose name SDF reserves, written under another
     for name in ordered:
         if name in plan.skip_links or name == plan.world_link:
             continue
@@ -152,8 +152,12 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
             for i, shape in enumerate(shapes):
                 written = _shape_el(le, kind, shape, i, used, diag, name)
                 if shape.name and written != shape.name:
-                    renamed.append(f"{kind} '{shape.name}' of '{name}' as '{written}'")
+                    (unreserved if _unwritable(shape.name) else renamed).append(
+                        f"{kind} '{shape.name}' of '{name}' as '{written}'")
         _link_sensors_out(le, model, name, plan, diag, sensors)
+    if unreserved:
+        diag.warn(f"{len(unreserved)} shape name(s) SDF cannot hold ('world', like __name__, or with '::', which "
+                  f"libsdformat refuses) written as another: {listed(unreserved, 5)}")
     if renamed:
         diag.warn(f"{len(renamed)} shape name(s) that another visual or collision of the link has too, written with a "
                   f"suffix (SDF names are unique among a link's children): {listed(renamed, 5)}")
@@ -444,6 +448,24 @@ def _flat_or_scoped(name: str, plan: _Plan, taken: set[str], diag: Diagnostics, 
     return out
 
 
+def _unwritable(name: str) -> bool:
+    """A name of a visual or collision libsdformat refuses: reserved, or (SDF 1.9 is written) with '::'."""
+    return reserved(name.strip()) or "::" in name
+
+
+def _model_name(name: str, diag: Diagnostics) -> str:
+    """The model's name, renamed where SDF cannot hold it (a URDF robot may be named 'world'; libsdformat refuses
+    such a model)."""
+    if not name:
+        return "model"
+    if _unwritable(name) or _padded(name):
+        out = _flat(name, "model")
+        diag.warn(f"model '{name}' written as '{out}': SDF needs a model name that is not 'world', like __name__, "
+                  "padded with white space or with '::'")
+        return out
+    return name
+
+
 def _flat(name: str, kind: str) -> str:
     """A name without '::', not blank, padded or reserved."""
     out = _trim("__".join(_trim(p) for p in name.split("::")))
@@ -486,6 +508,8 @@ def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str
     # which a Gazebo contact sensor of the URDF's <gazebo> block names
     local = le.get("name")
     name = shape.name or (f"{local}_{kind}" if i == 0 else f"{local}_{kind}_{i}")
+    if _unwritable(name):  # (libsdformat refuses a visual or collision named 'world', like __name__, or with '::')
+        name = _flat(name, kind)
     while name in used:
         name = f"{name}_{i}"
     used.add(name)
