@@ -395,8 +395,8 @@ def reserved_name(name: str) -> bool:
 
 
 # the elements whose name libsdformat refuses when reserved ("The supplied visual name [world] is reserved.")
-_NAMED_ENTITIES = ("model", "world", "link", "joint", "frame", "visual", "collision", "sensor", "light",
-                   "particle_emitter", "physics")
+_NAMED_ENTITIES = frozenset(("model", "world", "link", "joint", "frame", "visual", "collision", "sensor", "light",
+                             "particle_emitter", "physics"))
 
 
 def check_values(r: XmlReader, root: etree._Element) -> None:
@@ -455,14 +455,15 @@ def _check_names(r: XmlReader, root: etree._Element, skipped: set[etree._Element
     visual or a sensor of such a name was read); and a reserved name of an entity."""
     m = re.match(r"\s*(\d+)\.(\d+)", root.get("version") or "")
     scoped = m is not None and (int(m.group(1)), int(m.group(2))) >= (1, 8)
-    for el in root.iter(etree.Element):
+    for el in root.iter(etree.Element):  # (cheap tests first: this visits every element of the document)
         name = el.get("name")
-        if name is None or el in skipped or not isinstance(el.tag, str):
+        if name is None:
             continue
-        if scoped and "::" in name:
+        if scoped and "::" in name and el not in skipped:
             raise r.error(el, f"the {el.tag} name '{name}' contains '::', which SDF 1.8+ reserves for scopes "
                               "(libsdformat refuses it)")
-        if el.tag in _NAMED_ENTITIES and reserved_name(name.strip()) and not _in_custom_element(el):
+        if (("__" in name or "world" in name) and el.tag in _NAMED_ENTITIES and reserved_name(name.strip())
+                and el not in skipped and not _in_custom_element(el)):
             raise r.error(el, f"the {el.tag} name '{name.strip()}' is reserved ('world' and names like __name__ "
                               "cannot be used; libsdformat refuses them)")
 
