@@ -8,7 +8,9 @@ element and its parent's tag, for the types that are numbers or booleans.  They 
 required (required="1"): libsdformat refuses such an element whose value is empty ("Empty string used when
 setting a required parameter"), where an optional one takes its default; REQUIRED_VALUES lists them. Some
 give a value's bounds (min, max): libsdformat refuses a value outside them ("Error reading element <mu>");
-VALUE_RANGES lists them, where every definition of (parent tag, tag) gives the same.
+VALUE_RANGES lists them, where every definition of (parent tag, tag) gives the same. And some attributes are
+required: libsdformat refuses an element without one, or with a blank one ("Required attribute[type] in
+element[light] is not specified"); REQUIRED_ATTRIBUTES lists them.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class Found:
     required: dict[tuple[str, str, str], set[bool]] = field(default_factory=dict)  # (grandparent, parent, tag)
     ranges: dict[tuple[str, str, str], set] = field(default_factory=dict)  # the same -> {(min, max)}
     names: set[str] = field(default_factory=lambda: {"sdf"})  # every element name
+    attributes: dict[tuple[str, str, str], set[tuple[str, ...]]] = field(default_factory=dict)  # the same -> required
 
 
 def walk(spec: Path, el: etree._Element, parent: str | None, grandparent: str | None, found: Found,
@@ -40,6 +43,9 @@ def walk(spec: Path, el: etree._Element, parent: str | None, grandparent: str | 
     name = el.get("name")
     if name and name != "__default__":
         found.names.add(name)
+        if parent:
+            needed = tuple(sorted(a.get("name") for a in el.findall("attribute") if a.get("required") == "1"))
+            found.attributes.setdefault((grandparent or "", parent, name), set()).add(needed)
     kind = CHECKED.get(el.get("type") or "", "text")  # (text: a string, a pose, ... not checked as a number)
     if el.get("type") and parent and name and name != "__default__":
         found.types.setdefault((parent, name), set()).add(kind)
@@ -112,6 +118,24 @@ def main() -> None:
         for key, bounds in sorted(table.items()):
             print(f"    {key!r}: {bounds_text(bounds)},")
         print("}")
+    attrs, attrs_in = by_parent(found.attributes, lambda needed: bool(needed))
+    print("# the attributes libsdformat requires of an element (required=\"1\": missing or blank, the file is refused),")
+    print("# by (parent tag, tag) where every definition agrees; then by (grandparent tag, parent tag, tag)")
+    for title, table in (("REQUIRED_ATTRIBUTES: dict[tuple[str, str], tuple[str, ...]]", attrs),
+                         ("REQUIRED_ATTRIBUTES_IN: dict[tuple[str, str, str], tuple[str, ...]]", attrs_in)):
+        print(f"{title} = {{")
+        for key, needed in sorted(table.items()):
+            print(f"    {key!r}: {needed!r},")
+        print("}")
+    by_tag: dict[str, set[tuple[str, ...]]] = {}
+    for (_, _, tag), needed in found.attributes.items():
+        by_tag.setdefault(tag, set()).update(needed)
+    print("# the tags that require the same attributes wherever the specification defines them (a link its name)")
+    print("REQUIRED_ATTRIBUTES_OF_TAG: dict[str, tuple[str, ...]] = {")
+    for tag, needed in sorted(by_tag.items()):
+        if len(needed) == 1 and next(iter(needed)):
+            print(f"    {tag!r}: {next(iter(needed))!r},")
+    print("}")
     print("# every element name of the specification: an element of another name is one libsdformat copies")
     print("# without a check (a custom element), and so is what it holds")
     print("KNOWN_ELEMENTS: frozenset[str] = frozenset({")

@@ -776,3 +776,45 @@ def test_scoped_shape_and_model_names_are_renamed_on_export(tmp_path):
     assert _libsdformat_accepts(text, tmp_path) in (True, None)
     back = load_model(text, format="sdf")
     assert back.name == "a__r" and back.links["a"].visuals[0].name == "v__1", warnings
+
+
+_VIS = "<visual name='v'>" + _SPHERE + "<material>{}</material></visual>"
+_PARTS = [
+    ("<link name='l'>\n<light name='x'/></link>", "missing required attribute 'type'"),
+    ("<link name='l'>\n<light name='x' type='Point'/></link>", 'type="Point" is not one of point, directional, spot'),
+    ("<link name='l'>\n<particle_emitter name='p' type='bogus'/></link>", 'type="bogus" is not one of point'),
+    ("<link name='l'>\n<sensor name='s' type='imu'><imu><angular_velocity><x><noise/></x></angular_velocity></imu>"
+     "</sensor></link>", "missing required attribute 'type'"),
+    ("<link name='l'>\n<sensor name='c' type='camera'><camera><image><width>1</width><height>1</height></image><noise>"
+     "<type>bogus</type></noise></camera></sensor></link>", "<noise> <type> 'bogus' is not one of"),
+    ("<link name='l'>\n" + _VIS.format("<script><name>n</name></script>") + "</link>", "needs a <uri>"),
+    ("<link name='l'>\n" + _VIS.format("<script><uri>__default__</uri><name>n</name></script>") + "</link>",
+     "needs a <uri>"),
+    ("<link name='l'>\n" + _VIS.format("<script><uri>u</uri></script>") + "</link>", "needs a <name>"),
+    ("<link name='l'>\n" + _VIS.format("<shader type='normal_map_tangent_space'/>") + "</link>", "needs a <normal_map>"),
+    ("<link name='l'>\n" + _VIS.format("<shader type=' '/>") + "</link>", "missing required attribute 'type' (it is "
+     "blank)"),
+    ("<link name='l'>\n<visual name='v'><geometry><mesh><uri>a.stl</uri><submesh><center>true</center></submesh></mesh>"
+     "</geometry></visual></link>", "a <submesh> needs a <name>"),
+]
+
+
+@pytest.mark.parametrize("body, message", _PARTS)
+def test_what_libsdformat_refuses_in_parts_the_model_does_not_hold_is_refused(body, message, tmp_path):
+    """Found by differential fuzzing against libsdformat: a light, particle emitter or noise without its type or of
+    a type libsdformat does not know, a material script without its file or name, a normal-map shader without its
+    map, a submesh without a name: files libsdformat refuses were read, and these parts kept and written back."""
+    text = _model(body)
+    assert _libsdformat_accepts(text, tmp_path) in (False, None)
+    assert _refused(text, re.escape(message)).line in (4, 5)
+
+
+def test_those_parts_written_right_are_read(tmp_path):
+    body = ("<link name='l'><light name='x' type='spot'/><particle_emitter name='p' type='box'/>"
+            "<sensor name='c' type='camera'><camera><image><width>1</width><height>1</height></image><noise>"
+            "<type>Gaussian</type></noise></camera></sensor>"
+            + _VIS.format("<script><uri>u</uri><name>n</name></script><shader type='normal_map_object_space'>"
+                          "<normal_map>m</normal_map></shader>") + "</link>")
+    text = _model(body)
+    assert _libsdformat_accepts(text, tmp_path) in (True, None)
+    load_model(text, format="sdf")

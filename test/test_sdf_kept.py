@@ -389,7 +389,7 @@ ODD = """<?xml version="1.0"?>
         <fluid_added_mass><xx>1</xx><yy>2</yy></fluid_added_mass></inertial>
       <visual name="v" t:c="3"><geometry g="1"><mesh m="1"><uri>x.dae</uri><scale s="1">1 1 1</scale><bogus/></mesh>
         </geometry><material k="1"><diffuse>1 0 0 1</diffuse><diffuse>0 1 0 1</diffuse><ambient>0 0 1 1</ambient>
-        <script><name>S</name></script></material><plugin name="p" filename="f"/></visual>
+        <script><uri>m.material</uri><name>S</name></script></material><plugin name="p" filename="f"/></visual>
       <collision name="c"><geometry><box><size>1 1 1</size></box><sphere><radius>1</radius></sphere></geometry>
         <material><diffuse>1 0 0 1</diffuse></material><density>3</density></collision>
       <collision name="e"><geometry><empty/></geometry></collision>
@@ -453,7 +453,7 @@ def test_the_odd_document_round_trips(tmp_path: Path) -> None:
      "<xyz>0 0 1</xyz><dynamics><damping>0</damping><damping>7</damping></dynamics></axis></joint>",
      lambda m: m.joints["j"].dynamics is None),
     ("<link name='a'><visual name='v'><geometry><box><size>1 1 1</size></box></geometry><material>"
-     "<script><name>S</name></script></material><material><diffuse>1 0 0 1</diffuse></material></visual></link>",
+     "<script><uri>m.material</uri><name>S</name></script></material><material><diffuse>1 0 0 1</diffuse></material></visual></link>",
      lambda m: m.links["a"].visuals[0].material is None),
     ("<pose>0 0 0 0 0 0</pose><pose>5 0 0 0 0 0</pose><link name='a'/>", lambda m: True),
 ])
@@ -600,8 +600,8 @@ def test_relative_file_references_in_kept_elements_follow_the_output(tmp_path: P
     # a name that is no path (Gazebo's __default__) is not touched
     assert "__default__" in export_model(load_model(
         '<sdf version="1.9"><model name="m"><link name="a"><visual name="v"><geometry><box><size>1 1 1</size></box>'
-        '</geometry><material><script><uri>__default__</uri></script></material></visual></link></model></sdf>',
-        "sdf"), "sdf", output_dir=str(tmp_path / "out"))
+        '</geometry><material><pbr><metal><albedo_map>__default__</albedo_map></metal></pbr></material></visual></link>'
+        '</model></sdf>', "sdf"), "sdf", output_dir=str(tmp_path / "out"))
 
 
 def test_elements_of_an_older_version_are_written_with_a_warning(tmp_path: Path) -> None:

@@ -23,6 +23,9 @@ from ..numbers import MAX_NUMBER_CHARS
 from ..xmlutil import XmlReader, find_child, find_children, parse_xml
 from .value_types import (
     KNOWN_ELEMENTS,
+    REQUIRED_ATTRIBUTES,
+    REQUIRED_ATTRIBUTES_IN,
+    REQUIRED_ATTRIBUTES_OF_TAG,
     REQUIRED_VALUES,
     REQUIRED_VALUES_IN,
     VALUE_RANGES,
@@ -447,6 +450,79 @@ def check_values(r: XmlReader, root: etree._Element) -> None:
         if tag in _BOUNDED_TAGS:  # (a well-formed number, now: its bounds)
             _check_bounds(r, el, raw)
     _check_names(r, root, skipped)
+    _check_attributes_and_parts(r, root, skipped)
+
+
+# the attributes libsdformat's classes take one of a few values of, and refuse another ("Invalid light type with a
+# value of [Point]"); a noise's type (its attribute, or a camera noise's <type>) is compared without case, and judged
+# in every sensor, where libsdformat 12 judges it in some (a force/torque sensor's, a camera's; not an IMU's). (A
+# camera's image format is not judged: the lists of formats grow with the specification.)
+_KEYWORDS = {("light", "type"): ("point", "directional", "spot"),
+             ("noise", "type"): ("none", "gaussian", "gaussian_quantized"),
+             ("shader", "type"): ("pixel", "vertex", "normal_map_object_space", "normal_map_tangent_space"),
+             ("particle_emitter", "type"): ("point", "box", "cylinder", "ellipsoid")}
+_KEYWORD_OF = {tag: (attr, allowed) for (tag, attr), allowed in _KEYWORDS.items()}
+
+# the elements whose attributes are judged here: not those the frame graph and the reader judge as they read them
+# (a link, joint, frame, nested model, visual or collision needs its name there; they are most of a model's elements)
+_READ_WITH_NAMES = frozenset(("link", "joint", "frame", "model", "visual", "collision"))
+_ATTRIBUTE_TAGS = tuple(sorted(({t for _, t in REQUIRED_ATTRIBUTES} | {t for _, _, t in REQUIRED_ATTRIBUTES_IN}
+                                | set(_KEYWORD_OF) | {"script", "submesh"}) - _READ_WITH_NAMES))
+
+
+def _check_attributes_and_parts(r: XmlReader, root: etree._Element, skipped: set[etree._Element]) -> None:
+    """What libsdformat refuses in elements the model may not hold (a world's lights, a visual's material script,
+    a sensor's noise): an attribute the specification requires, missing or blank; a keyword attribute of another
+    value; a material script without its file and name, a submesh without a name, a normal-map shader without a
+    normal map. The reader read such files, and kept and wrote back what libsdformat refuses. (Whether the element
+    is in a plugin or custom content, where nothing is judged, is asked only of one with a problem.)"""
+    for el in root.iter(*_ATTRIBUTE_TAGS):
+        problem = _attribute_problem(el)
+        if problem is not None and el not in skipped and not _in_custom_element(el):
+            raise r.error(*problem)
+
+
+def _attribute_problem(el: etree._Element) -> tuple[etree._Element, str] | None:
+    """The element and the message of what _check_attributes_and_parts refuses in `el`, or None."""
+    tag = el.tag
+    needed = REQUIRED_ATTRIBUTES_OF_TAG.get(tag)  # (most: no need to look at the parent)
+    if needed is None:
+        key = _spec_key(el, REQUIRED_ATTRIBUTES, REQUIRED_ATTRIBUTES_IN)
+        needed = () if key is None else REQUIRED_ATTRIBUTES[key] if len(key) == 2 else REQUIRED_ATTRIBUTES_IN[key]
+    for attr in needed:
+        value = el.get(attr)
+        if not value or value.isspace():
+            blank = " (it is blank)" if value is not None else ""
+            return el, f"missing required attribute '{attr}'{blank}: libsdformat refuses the file"
+    keyword = _KEYWORD_OF.get(tag)
+    if keyword is not None:
+        attr, allowed = keyword
+        value = el.get(attr)
+        if value is not None and (value.strip().lower() if tag == "noise" else value.strip()) not in allowed:
+            return el, f"{attr}=\"{value}\" is not one of {', '.join(allowed)} (libsdformat refuses it)"
+    if tag == "noise":  # (a camera's noise gives its type as an element)
+        kind, allowed = find_child(el, "type"), _KEYWORDS[("noise", "type")]
+        if kind is not None and (kind.text or "").strip().lower() not in allowed:
+            return kind, (f"<noise> <type> '{(kind.text or '').strip()}' is not one of {', '.join(allowed)} "
+                          "(libsdformat refuses it)")
+    elif tag == "script":
+        if el.getparent().tag == "material":
+            for part in ("uri", "name"):
+                if not _given(el, part):
+                    return el, f"a material <script> needs a <{part}> (libsdformat refuses one without)"
+    elif tag == "submesh":
+        if not _given(el, "name"):
+            return el, "a <submesh> needs a <name> (libsdformat refuses one without)"
+    elif tag == "shader" and (el.get("type") or "").startswith("normal_map") and find_child(el, "normal_map") is None:
+        return el, f"a {el.get('type')} <shader> needs a <normal_map> (libsdformat refuses one without)"
+    return None
+
+
+def _given(el: etree._Element, tag: str) -> bool:
+    """Whether `el` has a child `tag` with a value: neither blank nor the specification's default string, which
+    libsdformat takes for none ("missing a child <uri> element, or the <uri> element is empty")."""
+    child = find_child(el, tag)
+    return child is not None and (child.text or "").strip() not in ("", "__default__")
 
 
 def _check_names(r: XmlReader, root: etree._Element, skipped: set[etree._Element]) -> None:
