@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -772,3 +773,12 @@ def test_names_shared_across_kinds_before_1_7_are_renamed_as_libsdformat_renames
     warnings: list[str] = []
     load_model(path, warnings=warnings)
     assert any("which SDF before 1.7 allowed; libsdformat renames it so" in w for w in warnings), warnings
+
+
+@pytest.mark.skipif(not Path("/usr/share/sdformat12/1.9/root.sdf").is_file(), reason="libsdformat-dev not installed")
+def test_the_generated_tables_are_the_description_files_own():
+    """idyntree_models/formats/sdf/value_types.py is what scripts/sdf_value_types.py makes of the installed
+    libsdformat's description files now (value types, required values and attributes, bounds, element names)."""
+    made = subprocess.run([sys.executable, str(REPO / "scripts" / "sdf_value_types.py")], capture_output=True,
+                          text=True, check=True).stdout
+    assert made == (REPO / "idyntree_models" / "formats" / "sdf" / "value_types.py").read_text()
