@@ -159,8 +159,12 @@ def test_a_sensor_named_as_a_link_of_the_published_tree_gets_its_own_frame():
     text = """<sdf version="1.9"><model name="m">
       <joint name="fix" type="fixed"><parent>world</parent><child>base</child></joint>
       <link name="base"><inertial><mass>1</mass></inertial>
-        <sensor name="world" type="camera"><pose>0 0 0.1 0 0 0</pose></sensor></link></model></sdf>"""
-    served = ServedModel(load_model(text, format="sdf", add_sensor_frames_as_additional_frames=False), text, "sdf")
+        <sensor name="cam" type="camera"><pose>0 0 0.1 0 0 0</pose></sensor></link></model></sdf>"""
+    model = load_model(text, format="sdf", add_sensor_frames_as_additional_frames=False)
+    sensor = model.sensors.pop("cam")  # (SDF reserves the name 'world'; a model from another format may use it)
+    sensor.name = "world"
+    model.sensors["world"] = sensor
+    served = ServedModel(model, text, "sdf")
     children = [f.child for f in served.static_frames]
     assert len(children) == len(set(children)), served.static_frames  # one parent each: no loop
     assert [s.frame for s in served.sensors] == ["world_sensor_frame"]

@@ -818,3 +818,12 @@ def test_those_parts_written_right_are_read(tmp_path):
     text = _model(body)
     assert _libsdformat_accepts(text, tmp_path) in (True, None)
     load_model(text, format="sdf")
+
+
+@pytest.mark.parametrize("attrs", ["degrees=' '", "rotation_format=' '"])
+def test_a_blank_pose_attribute_is_its_default_as_in_libsdformat(attrs, tmp_path):
+    """Found by differential fuzzing against libsdformat: a blank degrees= or rotation_format= was refused."""
+    text = _model(f"<link name='l'/><frame name='f' attached_to='l'><pose {attrs}>1 0 0 0 0 0.5</pose></frame>")
+    assert _libsdformat_accepts(text, tmp_path) in (True, None)
+    pose = Kinematics(load_model(text, format="sdf")).world_transforms({})["f"]
+    assert np.allclose(pose[:3, 3], [1, 0, 0]) and np.isclose(pose[1, 0], np.sin(0.5))

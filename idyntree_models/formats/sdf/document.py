@@ -243,9 +243,9 @@ def read_pose(r: XmlReader, el: etree._Element | None, version: tuple[int, int],
 
 
 def _pose_transform(r: XmlReader, el: etree._Element) -> np.ndarray:
-    fmt = (el.get("rotation_format") or "euler_rpy").strip()
-    raw_degrees = el.get("degrees")  # (most poses have none)
-    degrees = bool(raw_degrees) and r.parse_bool(el, raw_degrees, "degrees")  # (libsdformat: "Invalid boolean value")
+    fmt = (el.get("rotation_format") or "").strip() or "euler_rpy"  # (blank is the default, as in libsdformat)
+    raw_degrees = el.get("degrees")  # (most poses have none; a blank one is none, as in libsdformat)
+    degrees = bool(raw_degrees) and not raw_degrees.isspace() and r.parse_bool(el, raw_degrees, "degrees")
     if degrees and fmt == "quat_xyzw":
         raise r.error(el, "degrees=\"true\" applies to euler_rpy poses, not to a quat_xyzw one (libsdformat refuses it)")
     raw = r.text(el)
