@@ -827,3 +827,15 @@ def test_a_blank_pose_attribute_is_its_default_as_in_libsdformat(attrs, tmp_path
     assert _libsdformat_accepts(text, tmp_path) in (True, None)
     pose = Kinematics(load_model(text, format="sdf")).world_transforms({})["f"]
     assert np.allclose(pose[:3, 3], [1, 0, 0]) and np.isclose(pose[1, 0], np.sin(0.5))
+
+
+def test_blank_and_padded_shape_names_are_renamed_on_export(tmp_path):
+    """Found by fuzz_report.py (seed 20261211): an MJCF geom named with white space became an SDF visual named so,
+    which the SDF reader refuses (and libsdformat takes for no name)."""
+    mjcf = ('<mujoco><worldbody><body name="a"><geom name=" " size="1"/><geom name=" g " size="1" pos="1 0 0"/></body>'
+            '</worldbody></mujoco>')
+    warnings: list[str] = []
+    text = export_model(load_model(mjcf, format="mjcf"), "sdf", warnings=warnings)
+    assert any("visual ' ' of 'a' as 'visual'" in w and "visual ' g ' of 'a' as 'g'" in w for w in warnings), warnings
+    assert _libsdformat_accepts(text, tmp_path) in (True, None)
+    assert [v.name for v in load_model(text, format="sdf").links["a"].visuals] == ["visual", "g"]

@@ -152,12 +152,12 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
             for i, shape in enumerate(shapes):
                 written = _shape_el(le, kind, shape, i, used, diag, name)
                 if shape.name and written != shape.name:
-                    (unreserved if _unwritable(shape.name) else renamed).append(
+                    (unreserved if _unwritable(shape.name) or _padded(shape.name) else renamed).append(
                         f"{kind} '{shape.name}' of '{name}' as '{written}'")
         _link_sensors_out(le, model, name, plan, diag, sensors)
     if unreserved:
-        diag.warn(f"{len(unreserved)} shape name(s) SDF cannot hold ('world', like __name__, or with '::', which "
-                  f"libsdformat refuses) written as another: {listed(unreserved, 5)}")
+        diag.warn(f"{len(unreserved)} shape name(s) SDF cannot hold ('world', like __name__, with '::', blank or "
+                  f"padded with white space) written as another: {listed(unreserved, 5)}")
     if renamed:
         diag.warn(f"{len(renamed)} shape name(s) that another visual or collision of the link has too, written with a "
                   f"suffix (SDF names are unique among a link's children): {listed(renamed, 5)}")
@@ -508,8 +508,8 @@ def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str
     # which a Gazebo contact sensor of the URDF's <gazebo> block names
     local = le.get("name")
     name = shape.name or (f"{local}_{kind}" if i == 0 else f"{local}_{kind}_{i}")
-    if _unwritable(name):  # (libsdformat refuses a visual or collision named 'world', like __name__, or with '::')
-        name = _flat(name, kind)
+    if _unwritable(name) or _padded(name):  # (libsdformat refuses a visual or collision named 'world', like
+        name = _flat(name, kind)             # __name__, with '::' or blank; the reader strips white space)
     while name in used:
         name = f"{name}_{i}"
     used.add(name)
