@@ -562,6 +562,9 @@ _EMPTY_REQUIRED = [
     (_GEOMETRY.format("<mesh><uri></uri></mesh>"), "<uri> of <mesh> is empty"),
     ('<link name="a"><inertial><mass>1</mass><inertia><ixx></ixx></inertia></inertial></link>', "<ixx> of <inertia> is empty"),
     (_JOINT.format("<axis><xyz></xyz></axis>"), "<xyz> of <axis> is empty"),
+    # (holding elements and no value: fuzzing made a second <parent> of an axis's content, read as no parent)
+    ('<link name="a"/><link name="b"/><joint name="j" type="fixed"><parent>a</parent><child>b</child><parent><xyz>0 0 '
+     '1</xyz></parent></joint>', "<parent> of <joint> is empty"),
     (_JOINT.format("<axis><xyz>0 0 1</xyz><limit><lower></lower></limit></axis>"), "<lower> of <limit> is empty"),
     ('<link name="a"/><link name="b"/><joint name="j" type="fixed"><parent>a</parent><child></child></joint>',
      "<child> of <joint> is empty"),

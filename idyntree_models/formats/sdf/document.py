@@ -421,7 +421,9 @@ def check_values(r: XmlReader, root: etree._Element) -> None:
         if el in skipped:
             continue
         raw = el.text  # (r.text, spelled out: a call per element was a tenth of this loop)
-        if len(el):
+        if len(el):  # (what it holds is judged on its own; an element of children and no value is empty, which
+            if el.tag in _REQUIRED_TAGS and (raw is None or not raw.strip()):  # libsdformat refuses where required:
+                _check_not_required(r, el)  # a second <parent> holding an axis's <xyz>)
             continue
         raw = raw.strip() if raw is not None else ""
         tag = el.tag
