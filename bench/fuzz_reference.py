@@ -157,7 +157,8 @@ class _IDynTree:
         if self.proc is None or self.proc.poll() is not None:
             test_dir = str(Path(__file__).resolve().parents[1] / "test")
             self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, test_dir], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                         errors="replace")  # (the library prints what it reads, any bytes)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         try:
             self.proc.stdin.write(f"{path}\n")
@@ -300,7 +301,8 @@ class _Dart(_IDynTree):
             loop = ("for line in sys.stdin:\n    try:\n        out = dump(line.strip())\n    except Exception as e:\n"
                     "        out = {'ok': False, 'error': str(e)}\n    print('@@JSON@@' + json.dumps(out), flush=True)\n")
             self.proc = subprocess.Popen([sys.executable, "-c", dump + loop], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                         errors="replace")  # (the library prints what it reads, any bytes)
         return super().ask(path)
 
 

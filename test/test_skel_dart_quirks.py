@@ -122,3 +122,31 @@ def test_what_dart_warns_about_is_said_and_reversed_limits_are_refused_at_their_
         load_model(_write(tmp_path, body.replace(">0<", ">1<"),
                           '<joint type="free" name="j0"><parent>world</parent><child>b0</child></joint>\n' + reversed_))
     assert e.value.line == 6
+
+
+_TWO_SKELETONS = """<?xml version="1.0"?>
+<skel version="1.0"><world name="w"><physics><time_step>0.001</time_step><gravity>0 0 -9.81</gravity>{physics}</physics>
+<skeleton name="first"><body name="a"><inertia><mass>1</mass></inertia></body>
+<joint type="free" name="ja"><parent>world</parent><child>a</child></joint></skeleton>
+<skeleton name="second"><body name="b"><inertia><mass>1</mass></inertia><visualization_shape><geometry>
+<ellipsoid>{ellipsoid}</ellipsoid></geometry></visualization_shape></body>
+<joint type="free" name="jb"><parent>world</parent><child>b</child></joint></skeleton></world></skel>
+"""
+
+
+@pytest.mark.parametrize("physics, ellipsoid, line, message", [
+    ("", "", 6, "missing <size> (in skeleton 'second', which is not loaded; DART refuses the whole world)"),
+    ("<collision_detector> </collision_detector>", "<size>1 1 1</size>", 2, "<collision_detector> is empty"),
+])
+def test_what_dart_refuses_in_a_skeleton_not_loaded_is_refused(tmp_path: Path, physics, ellipsoid, line, message):
+    """Found by differential fuzzing against dartpy (fuzz_reference.py seed 20261212): DART reads every skeleton of the
+    world and refuses the file where one is broken; the reader loaded the first and read the file. An empty collision
+    detector, too, DART refuses ("has no text content")."""
+    path = tmp_path / "w.skel"
+    path.write_text(_TWO_SKELETONS.format(physics=physics, ellipsoid=ellipsoid))
+    assert not dart_reference(path).get("ok")
+    with pytest.raises(ModelError, match=re.escape(message)) as e:
+        load_model(path)
+    assert e.value.line == line
+    path.write_text(_TWO_SKELETONS.format(physics="", ellipsoid="<size>1 1 1</size>"))
+    assert dart_reference(path).get("ok") and load_model(path).name == "first"

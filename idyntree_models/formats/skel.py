@@ -234,6 +234,7 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
         )
     unread = _unread(root, world, skel_el, r.kids)  # (first, so that the reader uses what it saw of each element)
     model = _skeleton(r, skel_el, options, diag, lost, names[chosen])
+    _check_other_skeletons(r, skeletons, chosen, names, options)
     if unread:
         model.metadata["skel_not_read"] = unread
         shown = "; ".join(unread[:_SHOWN]) + (f"; and {len(unread) - _SHOWN} more" if len(unread) > _SHOWN else "")
@@ -257,6 +258,21 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
     return model
 
 
+def _check_other_skeletons(r: _SkelReader, skeletons: list[etree._Element], chosen: int, names: list[str],
+                           options: LoadOptions) -> None:
+    """Read the skeletons not loaded, to refuse the file where one of them is broken: DART reads every skeleton of
+    the world and refuses the whole file ("Child element [size] not found in parent element [ellipsoid]"), where the
+    reader loaded the one asked for and said nothing. What they would warn about is not said: they are not loaded."""
+    for k, other in enumerate(skeletons):
+        if k == chosen:
+            continue
+        try:
+            _skeleton(r, other, options, Diagnostics(source=r.source, quiet=True), [], names[k])
+        except ModelError as e:
+            e.message += f" (in skeleton '{names[k]}', which is not loaded; DART refuses the whole world)"
+            raise ModelError(e.message, source=e.source, line=e.line, element=e.element) from None
+
+
 def _physics(r: _SkelReader, world: etree._Element):
     gravity = np.array(DEFAULT_GRAVITY)
     time_step = DEFAULT_TIME_STEP
@@ -270,6 +286,8 @@ def _physics(r: _SkelReader, world: etree._Element):
         cd = r.child(physics, "collision_detector")
         if cd is not None:
             detector = r.text(cd)
+            if not detector.strip():  # (DART: "Child element [collision_detector] in parent [physics] has no text")
+                raise r.error(cd, "<collision_detector> is empty: DART refuses the file (name one, e.g. fcl)")
     return gravity, time_step, detector
 
 
