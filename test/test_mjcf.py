@@ -1266,3 +1266,26 @@ def test_a_reference_to_no_object_in_a_section_not_read_is_refused_as_mujoco_ref
     right = text.replace('"x"', f'"{named}"')
     mujoco.MjModel.from_xml_string(right)
     load_model(right, format="mjcf")
+
+
+@pytest.mark.parametrize("text, message, theirs", [
+    ('<mujoco><worldbody>\n<body childclass=""><geom size="1"/></body></worldbody></mujoco>',
+     "unknown default childclass ''", "unknown default childclass"),  # (taken for none)
+    ('<mujoco><worldbody>\n<frame childclass="nope"><body><geom size="1"/></body></frame></worldbody></mujoco>',
+     "unknown default childclass 'nope'", "unknown default childclass"),
+    ('<mujoco><worldbody><body>\n<geom class="" size="1"/></body></worldbody></mujoco>', "unknown default class ''",
+     "unknown default class"),  # (taken for 'main')
+    ('<mujoco><default>\n<geom euler="0.]2 0 0"/></default><worldbody><body><geom size="1" quat="1 0 0 0"/></body>'
+     '</worldbody></mujoco>', "attribute 'euler' must be numbers", "bad format"),  # (a class's value no geom used)
+    ('<mujoco><default><default class="x">\n<joint range="1"/></default></default><worldbody><body><geom size="1"/>'
+     '</body></worldbody></mujoco>', "attribute 'range' needs 2 numbers, got 1", "not have enough data"),
+    ('<mujoco><default><default class="x">\n<geom type="bogus"/></default></default><worldbody><body><geom size="1"/>'
+     '</body></worldbody></mujoco>', 'type="bogus" is not one of', "invalid keyword"),
+    ('<mujoco><default><default class="x">\n<geom size="1 2 3 4"/></default></default><worldbody><body>'
+     '<geom size="1"/></body></worldbody></mujoco>', "'size' takes 1 to 3 numbers", "too much data"),
+])
+def test_default_classes_mujoco_refuses_are_refused_where_they_are_defined(text, message, theirs):
+    """Found by differential fuzzing against MuJoCo (seed 20261213): MuJoCo judges a default class's values where the
+    class is defined, used or not, and refuses an empty or unknown class name; the import judged a class's values
+    where an element used them, and took class="" for 'main'."""
+    both_refuse(text, message, 2, theirs)

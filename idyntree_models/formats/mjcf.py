@@ -770,7 +770,8 @@ class _Importer:
             inherited = self.defaults["main"]
         mine = {tag: dict(attrs) for tag, attrs in inherited.items()}
         for child in el:
-            if child.tag != "default":
+            if child.tag != "default" and isinstance(child.tag, str):
+                self._check_default_values(child)
                 own = [k for k in _ORIENTATIONS if k in child.attrib]
                 if len(own) > 1:  # (MuJoCo: "multiple orientation specifiers are not allowed")
                     raise self.r.error(child, f"orientation given twice ({', '.join(own)})")
@@ -785,13 +786,28 @@ class _Importer:
                 raise self.r.error(child, "a nested <default> needs a class name")
             self._defaults(child, mine)
 
+    def _check_default_values(self, el: etree._Element) -> None:
+        """The values of a default class's element that the import reads, judged as MuJoCo judges them where the
+        class is defined (used by an element or not): a malformed euler= of a class no element used was read."""
+        for key, raw in el.attrib.items():
+            if key in _NUMBERS:
+                self.r.floats_list(el, raw, f"attribute '{key}'", _NUMBERS[key])
+            elif key in _LEADING:
+                self.leading_floats(el, el.attrib, key, (0.0,) * _LEADING[key])
+            elif key in _INTEGERS:
+                _integer(self.r, el, el.attrib, key, 0)
+            elif key == "type" and el.tag in _TYPE_KEYWORDS:
+                _keyword(self.r, el, el.attrib, "type", _TYPE_KEYWORDS[el.tag], "")
+
     def attrs(self, el: etree._Element, childclass: str | None) -> dict[str, str]:
         return self._looking(el, self._class_attrs(el, childclass))
 
     def _class_attrs(self, el: etree._Element, childclass: str | None) -> dict[str, str]:
         """An element's attributes over its class's, as a plain dict: what is asked of it is not recorded, for
         an element that is checked but not read (its attributes are not named one by one as not in the model)."""
-        cls = el.get("class") or childclass or "main"
+        cls = el.get("class")
+        if cls is None:  # (class="" names no class: MuJoCo refuses it, where it was taken for 'main')
+            cls = childclass or "main"
         if cls not in self.defaults:
             raise self.r.error(el, f"unknown default class '{cls}'")
         tag = "joint" if el.tag == "freejoint" else el.tag
@@ -800,6 +816,16 @@ class _Importer:
         out = dict(self.defaults[cls].get(tag, {}))
         out.update(el.attrib)
         return out
+
+    def _childclass(self, el: etree._Element, inherited: str | None) -> str | None:
+        """The default class an element's content takes: its childclass, which must name a class (MuJoCo: "unknown
+        default childclass"; an empty one was taken for none), else the one it inherits."""
+        cc = el.get("childclass")
+        if cc is None:
+            return inherited
+        if cc not in self.defaults:
+            raise self.r.error(el, f"unknown default childclass '{cc}' (MuJoCo refuses it)")
+        return cc
 
     def _looking(self, el: etree._Element, attrs: dict[str, str]) -> _Looked:
         looked = _Looked(attrs)
@@ -1000,10 +1026,10 @@ class _Importer:
         out = []
         for child in el:
             if child.tag == "body":
-                out.append((child, pose @ self.pose(child, self.attrs_frame(child, cc)), child.get("childclass") or cc))
+                out.append((child, pose @ self.pose(child, self.attrs_frame(child, cc)), self._childclass(child, cc)))
             elif child.tag == "frame":
                 out += self._top_bodies(child, pose @ self.pose(child, self.attrs_frame(child, cc)),
-                                        child.get("childclass") or cc)
+                                        self._childclass(child, cc))
         return out
 
     def attrs_frame(self, el, cc) -> dict:
@@ -1020,7 +1046,7 @@ class _Importer:
               top: bool = False) -> None:
         """A body and those inside it; `top`: a body of the world body beside others (a scene), which a free
         joint joins to the world by six 1-DOF joints (as SDF's free links), else free joints are refused."""
-        cc = el.get("childclass") or childclass
+        cc = self._childclass(el, childclass)
         name = el.get("name") or self._unique(f"body{len(self.model.links)}", self.model.links)
         if name in self.model.links or name in self.model.frames:
             raise self.r.error(el, f"body name '{name}' is used twice")
@@ -1077,7 +1103,7 @@ class _Importer:
             elif child.tag == "frame":
                 pose = self._frame_pose(child)
                 out += self._body_joints(child, pose if body_H_el is None else body_H_el @ pose,
-                                         child.get("childclass") or cc)
+                                         self._childclass(child, cc))
         return out
 
     def _limited(self, el, a: dict, rng: np.ndarray, key: str, flag: str) -> bool:
@@ -1191,7 +1217,7 @@ class _Importer:
                     continue
                 self.sites[name] = (link, link_H_el @ self._geom_pose(child, a), child)  # (a fromto places it)
             elif child.tag == "frame":
-                ccc = child.get("childclass") or cc
+                ccc = self._childclass(child, cc)
                 self._content(child, link, link_H_el @ self._frame_pose(child), ccc, world, geoms)
             elif isinstance(child.tag, str) and child.tag not in _BODY_CONTENT:
                 self.unread_elements.append(child)
@@ -1253,7 +1279,7 @@ class _Importer:
         it read files MuJoCo does not."""
         for child in el:
             if child.tag == "frame":
-                self._check_unread_shapes(child, child.get("childclass") or cc)
+                self._check_unread_shapes(child, self._childclass(child, cc))
             elif child.tag == "geom":
                 a = self._class_attrs(child, cc)
                 self._material_known(child, a)
@@ -1675,9 +1701,16 @@ def _single_precision(values) -> bool:
         return not np.any(np.isinf(np.asarray(values, dtype=float).astype(np.float32)))
 
 
+# the attributes of a default class the import reads, judged where the class is defined: numbers by count, those of
+# which MuJoCo reads up to a count, integers, and the keywords of a type
+_NUMBERS = {"pos": 3, "quat": 4, "euler": 3, "axisangle": 4, "xyaxes": 6, "zaxis": 3, "fromto": 6, "rgba": 4,
+            "axis": 3, "range": 2, "mass": 1, "density": 1, "diaginertia": 3, "fullinertia": 6, "scale": 3}
+_LEADING = {"size": 3, "polycoef": 5}
+_INTEGERS = ("group", "contype", "conaffinity")
 _FROMTO_TYPES = ("capsule", "cylinder", "box", "ellipsoid")  # the geom and site types a fromto may place
 _OBJTYPES = ("body", "xbody", "geom", "site", "camera")  # what a frame sensor's objtype may be (MuJoCo 4.0)
 _GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh", "sdf")
+_TYPE_KEYWORDS = {"geom": _GEOM_TYPES, "site": _GEOM_TYPES, "joint": ("free", "ball", "slide", "hinge")}
 # how many of a geom's sizes MuJoCo's compiler uses and requires positive (a plane's third, its grid spacing,
 # is checked on its own; a mesh, height field or sdf takes its size from its asset)
 _SIZES_USED = {"sphere": ("radius",), "capsule": ("radius", "half-length"), "cylinder": ("radius", "half-length"),
