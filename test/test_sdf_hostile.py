@@ -842,3 +842,63 @@ def test_blank_and_padded_shape_names_are_renamed_on_export(tmp_path):
     assert any("visual ' ' of 'a' as 'visual'" in w and "visual ' g ' of 'a' as 'g'" in w for w in warnings), warnings
     assert _libsdformat_accepts(text, tmp_path) in (True, None)
     assert [v.name for v in load_model(text, format="sdf").links["a"].visuals] == ["visual", "g"]
+
+
+@pytest.mark.parametrize("world", [
+    "<state world_name='w'><model name='world'><link name='l'><light name='x'/></link></model></state>",
+    "<population name='p'><model name='m2'><link name='l'><light name='x' type='bogus'/><visual name='v'>" + _SPHERE
+    + "<material><script><name>x</name></script></material></visual></link></model></population>",
+    "<road name='rd'><width>1</width><point>0 0 0</point><point>1 0 0</point><material><script><name>x</name></script>"
+    "</material></road>",
+])
+def test_a_world_s_state_population_and_road_are_not_judged_as_models(world, tmp_path):
+    """Found in review: libsdformat 12 parses a world's <state>, <population> and <road> but loads no model of them,
+    and judges no name, light type or material script there; the new checks refused such worlds."""
+    text = f"<sdf version='1.9'><world name='w'>{world}<model name='m'><link name='l'/></model></world></sdf>"
+    assert _libsdformat_accepts(text, tmp_path) in (True, None)
+    load_model(text, format="sdf")
+
+
+def test_gazebo_classic_shader_names_are_read_and_a_plugin_needs_its_filename(tmp_path):
+    body = ("<link name='l'>" + _VIS.format("<shader type='normal_map_objectspace'><normal_map>n.png</normal_map>"
+                                           "</shader>") + "</link>")
+    assert _libsdformat_accepts(_model(body), tmp_path) in (True, None)
+    load_model(_model(body), format="sdf")
+    text = _model("<link name='l'/>\n<plugin name='p'/>")
+    assert _libsdformat_accepts(text, tmp_path) in (False, None)
+    assert _refused(text, "missing required attribute 'filename'").line == 5
+
+
+def test_a_scoped_name_of_an_older_included_model_is_refused_where_a_newer_document_includes_it(tmp_path):
+    """libsdformat converts an included model to the including document's version: a 1.6 sensor named 'cam::x' is
+    refused where a 1.9 model includes it (and read where a 1.6 one does)."""
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "model.sdf").write_text("<sdf version='1.6'><model name='m'><link name='l'><sensor name='cam::x' "
+                                              "type='imu'/></link></model></sdf>")
+    (tmp_path / "m" / "model.config").write_text("<?xml version='1.0'?><model><name>m</name><sdf version='1.6'>"
+                                                 "model.sdf</sdf></model>")
+    for version, accepted in (("1.6", True), ("1.9", False)):
+        top = tmp_path / f"top{version}.sdf"
+        top.write_text(f"<sdf version='{version}'><model name='top'><link name='base'/><include><uri>m</uri>"
+                       "<name>inner</name></include></model></sdf>")
+        if accepted:
+            load_model(top)
+        else:
+            assert _refused(top, "'cam::x' contains '::'").source.endswith("model.sdf")
+
+
+@pytest.mark.parametrize("text, fmt, renamed", [
+    ('<sdf version="1.7"><model name="m"><link name="base"><inertial><mass>1</mass></inertial><light name="lamp::1" '
+     'type="point"/></link></model></sdf>', "sdf", "light 'lamp::1' as 'lamp__1'"),
+    ('<robot name="r"><link name="arm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" '
+     'iyz="0"/></inertial></link><gazebo reference="arm"><sensor name="world" type="imu"/></gazebo></robot>', "urdf",
+     "sensor 'world' as 'world_sensor'"),
+])
+def test_names_copied_from_the_source_are_renamed_where_sdf_1_9_cannot_hold_them(text, fmt, renamed, tmp_path):
+    """Found in review: a light of an SDF 1.7 file named 'lamp::1', or a URDF <gazebo> sensor named 'world', was copied
+    into the SDF 1.9 export as it was, which libsdformat (and the reader) refuse."""
+    warnings: list[str] = []
+    out = export_model(load_model(text, format=fmt), "sdf", warnings=warnings)
+    assert any(renamed in w for w in warnings), warnings
+    assert _libsdformat_accepts(out, tmp_path) in (True, None)
+    load_model(out, format="sdf")

@@ -398,11 +398,11 @@ def reserved_name(name: str) -> bool:
 
 
 # the elements whose name libsdformat refuses when reserved ("The supplied visual name [world] is reserved.")
-_NAMED_ENTITIES = frozenset(("model", "world", "link", "joint", "frame", "visual", "collision", "sensor", "light",
+NAMED_ENTITIES = frozenset(("model", "world", "link", "joint", "frame", "visual", "collision", "sensor", "light",
                              "particle_emitter", "physics"))
 
 
-def check_values(r: XmlReader, root: etree._Element) -> None:
+def check_values(r: XmlReader, root: etree._Element, version: tuple[int, int] | None = None) -> None:
     """Reject malformed values anywhere in the model, as libsdformat does, not only in what we use: the names of
     its elements too (a visual or sensor named 'world' was read, and written back for libsdformat to refuse)."""
     skipped: set[etree._Element] = set()  # inside a <plugin> or a foreign namespace: not SDFormat's values
@@ -451,8 +451,20 @@ def check_values(r: XmlReader, root: etree._Element) -> None:
             good.add((kinds, raw))
         if tag in _BOUNDED_TAGS:  # (a well-formed number, now: its bounds)
             _check_bounds(r, el, raw)
-    _check_names(r, root, skipped)
+    _check_names(r, root, skipped, version)
     _check_attributes_and_parts(r, root, skipped)
+
+
+def _not_loaded(el: etree._Element, skipped: set[etree._Element]) -> bool:
+    """Whether libsdformat's classes leave `el` alone: in a plugin or a namespaced element, in custom content, or in
+    a world's <state>, <population> or <road>, which libsdformat 12 parses but loads as no models (a model named
+    'world' in a <state> is read there). Asked only of an element with a problem."""
+    if el in skipped or _in_custom_element(el):
+        return True
+    return any(a.tag in _UNLOADED_PARTS for a in el.iterancestors())
+
+
+_UNLOADED_PARTS = frozenset(("state", "population", "road"))
 
 
 # the attributes libsdformat's classes take one of a few values of, and refuse another ("Invalid light type with a
@@ -461,7 +473,8 @@ def check_values(r: XmlReader, root: etree._Element) -> None:
 # camera's image format is not judged: the lists of formats grow with the specification.)
 _KEYWORDS = {("light", "type"): ("point", "directional", "spot"),
              ("noise", "type"): ("none", "gaussian", "gaussian_quantized"),
-             ("shader", "type"): ("pixel", "vertex", "normal_map_object_space", "normal_map_tangent_space"),
+             ("shader", "type"): ("pixel", "vertex", "normal_map_object_space", "normal_map_tangent_space",
+                                  "normal_map_objectspace", "normal_map_tangentspace"),  # (Gazebo classic's spelling)
              ("particle_emitter", "type"): ("point", "box", "cylinder", "ellipsoid")}
 _KEYWORD_OF = {tag: (attr, allowed) for (tag, attr), allowed in _KEYWORDS.items()}
 
@@ -480,8 +493,16 @@ def _check_attributes_and_parts(r: XmlReader, root: etree._Element, skipped: set
     is in a plugin or custom content, where nothing is judged, is asked only of one with a problem.)"""
     for el in root.iter(*_ATTRIBUTE_TAGS):
         problem = _attribute_problem(el)
-        if problem is not None and el not in skipped and not _in_custom_element(el):
+        if problem is not None and not (_not_loaded(el, skipped) and not _own_plugin_attribute(el, problem, skipped)):
             raise r.error(*problem)
+
+
+def _own_plugin_attribute(el: etree._Element, problem: tuple[etree._Element, str], skipped: set) -> bool:
+    """A plugin's own filename is the specification's, though what the plugin holds is not: missing, libsdformat
+    refuses the file ("Required attribute[filename] in element[plugin]"). (Its name, which libsdformat 12 requires
+    too, is not judged: later versions of the specification make it optional.)"""
+    return (el.tag == "plugin" and problem[0] is el and problem[1].startswith("missing required attribute 'filename'")
+            and not _not_loaded(el.getparent(), skipped))
 
 
 def _attribute_problem(el: etree._Element) -> tuple[etree._Element, str] | None:
@@ -527,12 +548,15 @@ def _given(el: etree._Element, tag: str) -> bool:
     return child is not None and (child.text or "").strip() not in ("", "__default__")
 
 
-def _check_names(r: XmlReader, root: etree._Element, skipped: set[etree._Element]) -> None:
+def _check_names(r: XmlReader, root: etree._Element, skipped: set[etree._Element],
+                 version: tuple[int, int] | None) -> None:
     """Names libsdformat refuses in any element it reads (not in a plugin or a namespaced element): from SDF 1.8 one
     with '::', the delimiter of scopes, in any element at all ("Detected delimiter '::' in element name"; a
     visual or a sensor of such a name was read); and a reserved name of an entity."""
-    m = re.match(r"\s*(\d+)\.(\d+)", root.get("version") or "")
-    scoped = m is not None and (int(m.group(1)), int(m.group(2))) >= (1, 8)
+    if version is None:  # (the document's own; an included one is read as the version of the one including it)
+        m = re.match(r"\s*(\d+)\.(\d+)", root.get("version") or "")
+        version = (int(m.group(1)), int(m.group(2))) if m is not None else (1, 0)
+    scoped = version >= (1, 8)
     for el in root.iter(etree.Element):  # (cheap tests first: this visits every element of the document)
         name = el.get("name")
         if name is None:
@@ -540,8 +564,8 @@ def _check_names(r: XmlReader, root: etree._Element, skipped: set[etree._Element
         if scoped and "::" in name and el not in skipped:
             raise r.error(el, f"the {el.tag} name '{name}' contains '::', which SDF 1.8+ reserves for scopes "
                               "(libsdformat refuses it)")
-        if (("__" in name or "world" in name) and el.tag in _NAMED_ENTITIES and reserved_name(name.strip())
-                and el not in skipped and not _in_custom_element(el)):
+        if (("__" in name or "world" in name) and el.tag in NAMED_ENTITIES and reserved_name(name.strip())
+                and not _not_loaded(el, skipped)):
             raise r.error(el, f"the {el.tag} name '{name.strip()}' is reserved ('world' and names like __name__ "
                               "cannot be used; libsdformat refuses them)")
 

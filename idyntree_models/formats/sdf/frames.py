@@ -340,7 +340,9 @@ class FrameGraph:
         if self.policy.bytes_read > MAX_TOTAL_BYTES:
             raise r.error(inc, f"the included files add up to more than {MAX_TOTAL_BYTES} bytes; refused")
         sub_root, sub_r, sub_version = read_document(data, path, self.diag)
-        check_values(sub_r, sub_root)  # (as the including document's: libsdformat reads both alike)
+        # (as the including document's: libsdformat reads both alike, and converts the included one to the including
+        # one's version: a 1.6 model's '::' names are refused where a 1.8+ document includes it)
+        check_values(sub_r, sub_root, max(sub_version, scope.version))
         model_el = find_child(sub_root, "model")
         if model_el is None:
             if find_child(sub_root, "light") is not None or find_child(sub_root, "actor") is not None:

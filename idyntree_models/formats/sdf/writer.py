@@ -52,7 +52,7 @@ from ..common import (
 )
 from ..numbers import NumberError, show, xml_doubles
 from ..xmlutil import attribute_prefixes
-from .document import IDYNTREE_KIND, IDYNTREE_NS, SINGLE_IMU_KINDS, is_colour, reserved_name
+from .document import IDYNTREE_KIND, IDYNTREE_NS, NAMED_ENTITIES, SINGLE_IMU_KINDS, is_colour, reserved_name
 from .frames import WORLD
 from .gazebo import apply_gazebo_extensions, gazebo_extensions
 from .kept import write_kept
@@ -172,6 +172,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     frames = _frames_out(model, plan, diag)
     apply_gazebo_extensions(model, m, links, joints, diag)
     write_kept(model, m, plan.scopes, links, joints, sensors, frames, diag)
+    _rename_copied_names(m, diag)
     _check_material_colours(m)
     etree.indent(root, space="  ")
     text = '<?xml version="1.0" ?>\n' + etree.tostring(root, encoding="unicode") + "\n"
@@ -446,6 +447,30 @@ def _flat_or_scoped(name: str, plan: _Plan, taken: set[str], diag: Diagnostics, 
                   "with white space, 'world' or like __name__")
     taken.add(out)
     return out
+
+
+def _rename_copied_names(m: etree._Element, diag: Diagnostics) -> None:
+    """Rename, with a warning, what SDF 1.9 cannot name so in the elements copied as they were read (a light of an
+    SDF 1.7 file named 'lamp::1', a sensor of a URDF <gazebo> block named 'world'): libsdformat refuses '::' in any
+    element's name from 1.8, and a reserved name of an entity. Plugins and namespaced elements are left as they are,
+    as libsdformat leaves them. The model's own links, joints, frames, shapes and sensors are named right already."""
+    renamed: list[str] = []
+    stack = [m]
+    while stack:
+        el = stack.pop()
+        for child in el:
+            if not isinstance(child.tag, str) or child.tag == "plugin" or child.tag.startswith("{"):
+                continue
+            name = child.get("name")
+            if name is not None and ("::" in name or (child.tag in NAMED_ENTITIES and reserved(name.strip()))):
+                taken = {c.get("name") for c in el if c is not child}
+                new = unique_name(_flat(name, child.tag), taken)
+                child.set("name", new)
+                renamed.append(f"{child.tag} '{name}' as '{new}'")
+            stack.append(child)
+    if renamed:
+        diag.warn(f"{len(renamed)} name(s) of elements copied from the source that SDF 1.9 cannot hold ('::', 'world' "
+                  f"or like __name__) written as another: {listed(renamed, 5)}")
 
 
 def _unwritable(name: str) -> bool:
