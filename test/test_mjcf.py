@@ -1289,3 +1289,40 @@ def test_default_classes_mujoco_refuses_are_refused_where_they_are_defined(text,
     class is defined, used or not, and refuses an empty or unknown class name; the import judged a class's values
     where an element used them, and took class="" for 'main'."""
     both_refuse(text, message, 2, theirs)
+
+
+def test_references_to_what_replicate_makes_are_not_judged():
+    """Found in review: <replicate>, <attach>, <flexcomp> and <composite> make objects of names the file does not
+    spell; a motor on a replicated joint was refused."""
+    text = ('<mujoco><worldbody><body name="base"><joint name="j0"/><geom size=".1"/><replicate count="2" '
+            'offset="1 0 0"><body name="r"><joint name="rj"/><geom size=".1"/></body></replicate></body></worldbody>'
+            '<actuator><motor joint="rj0"/></actuator></mujoco>')
+    mujoco.MjModel.from_xml_string(text)
+    load_model(text, format="mjcf")
+
+
+@pytest.mark.parametrize("section, message", [
+    ('<sensor>\n<contact subtree1="nope"/></sensor>', 'subtree1="nope" names no body'),
+    ('<sensor>\n<user objtype="joint" objname="nope" dim="1"/></sensor>', 'objname="nope" names no joint'),
+    ('<actuator>\n<motor joint="j" class="nope"/></actuator>', "unknown default class 'nope'"),
+])
+def test_more_references_mujoco_refuses_are_refused(section, message):
+    text = f'<mujoco><worldbody><body name="b"><joint name="j"/><geom size="0.1"/></body></worldbody>{section}</mujoco>'
+    both_refuse(text, message, 2)
+
+
+def test_a_size_given_over_a_class_s_keeps_the_class_s_other_numbers():
+    """Found in review: MuJoCo sets the sizes a geom gives and keeps its class's others (a class capsule "0.05 0.5" and
+    a geom size "0.1" make 0.1 by 0.5); the import took 0 for them: a box of a class "0.1 0.2 0.3" given "0.5" was
+    refused as flat, and a world geom's capsule had no length."""
+    text = ('<mujoco><default><default class="post"><geom type="capsule" size="0.05 0.5"/><default class="inner">'
+            '<geom size="0.2"/></default></default><default class="bx"><geom type="box" size="0.1 0.2 0.3"/></default>'
+            '</default><worldbody><geom class="post" size="0.1" pos="2 0 0"/><body name="a" pos="0 0 1"><freejoint/>'
+            '<geom class="bx" size="0.5" name="g1"/><geom class="inner" name="g2"/><geom class="inner" size="0.3" '
+            'name="g3"/></body></worldbody></mujoco>')
+    m = mujoco.MjModel.from_xml_string(text)
+    shapes = {v.name: v for v in load_model(text, format="mjcf").links["a"].visuals}
+    size = {g: m.geom_size[mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, g)] for g in ("g1", "g2", "g3")}
+    assert np.allclose(shapes["g1"].size, 2 * size["g1"])
+    for g in ("g2", "g3"):
+        assert (shapes[g].radius, shapes[g].length) == (size[g][0], 2 * size[g][1])

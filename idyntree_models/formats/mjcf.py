@@ -480,7 +480,8 @@ class _Exporter:
         if m is None:
             return
         if m.color is not None and not _single_precision(m.color):
-            self.lost_colours.append(f"{_nums(m.color)} of {kind} '{shape.name or '(unnamed)'}' of '{link}'")
+            named = f" (material '{m.name}', not written either)" if m.name else ""
+            self.lost_colours.append(f"{_nums(m.color)} of {kind} '{shape.name or '(unnamed)'}' of '{link}'{named}")
             return
         rgba = _nums(m.color) if m.color is not None else None
         if m.name and rgba is not None:  # a material asset of that name, so that the name comes back
@@ -729,7 +730,7 @@ class _Importer:
         self.defaults: dict[str, dict[str, dict[str, str]]] = {"main": {}}
         for d in root.findall("default"):
             self._defaults(d, {}, top=True)
-        _check_references(self.r, root, _check_unique_names(self.r, root))
+        _check_references(self.r, root, _check_unique_names(self.r, root), self.defaults)
         _check_unique_children(self.r, root)
         extras_el = root.find(f"custom/text[@name='{EXTRAS}']")
         try:
@@ -779,7 +780,10 @@ class _Importer:
                 if own:  # the class's orientation replaces the one it inherits, whatever its form
                     for k in _ORIENTATIONS:
                         attrs.pop(k, None)
+                before = {k: attrs[k] for k in _LEADING if k in attrs and k in child.attrib}
                 attrs.update(child.attrib)
+                for key, value in before.items():
+                    attrs[key] = _leading_over(child.get(key), value)
         self.defaults[name] = mine
         for child in el.findall("default"):
             if not child.get("class"):
@@ -813,8 +817,12 @@ class _Importer:
         tag = "joint" if el.tag == "freejoint" else el.tag
         if el.getparent() is not None and el.getparent().tag == "equality":
             tag = "equality"  # (an equality's <joint> takes the class's <equality> defaults, not its <joint> ones)
-        out = dict(self.defaults[cls].get(tag, {}))
+        inherited = self.defaults[cls].get(tag, {})
+        out = dict(inherited)
         out.update(el.attrib)
+        for key in _LEADING:
+            if key in el.attrib and key in inherited:
+                out[key] = _leading_over(el.get(key), inherited[key])
         return out
 
     def _childclass(self, el: etree._Element, inherited: str | None) -> str | None:
@@ -1732,6 +1740,14 @@ def _compiler_keyword(r: XmlReader, root: etree._Element, comp: dict, key: str, 
     return _keyword(r, holder, comp, key, allowed, default)
 
 
+def _leading_over(own: str, inherited: str) -> str:
+    """A size (or polycoef) given over a class's: MuJoCo sets the numbers given and keeps the class's others (a class
+    size "0.05 0.5" and a geom's "0.1" make a capsule 0.1 by 0.5; the geom's 0 half-length was refused, and a box
+    took 0 for the sizes the class gave)."""
+    mine, theirs = own.split(), inherited.split()
+    return " ".join(mine + theirs[len(mine):])
+
+
 def _group_range(r: XmlReader, root: etree._Element, comp: dict) -> tuple[int, int]:
     """The compiler's inertiagrouprange: two integers, as MuJoCo reads it ("-1e-9 3" was read as a range of
     numbers; MuJoCo refuses it, "bad format")."""
@@ -1822,19 +1838,28 @@ _REFERENCE_SECTIONS = ("actuator", "sensor", "tendon", "contact", "equality")
 _REFERENCES = {"joint": "joint", "jointinparent": "joint", "joint1": "joint", "joint2": "joint", "site": "site",
                "refsite": "site", "site1": "site", "site2": "site", "cranksite": "site", "slidersite": "site", "sidesite": "site",
                "body": "body", "body1": "body", "body2": "body", "geom": "geom", "geom1": "geom", "geom2": "geom",
-               "tendon": "tendon", "tendon1": "tendon", "tendon2": "tendon", "actuator": "actuator", "camera": "camera"}
-_OBJECT_KINDS = {"body": "body", "xbody": "body", "geom": "geom", "site": "site", "camera": "camera"}
+               "tendon": "tendon", "tendon1": "tendon", "tendon2": "tendon", "actuator": "actuator", "camera": "camera",
+               "subtree1": "body", "subtree2": "body"}
+_OBJECT_KINDS = {"body": "body", "xbody": "body", "geom": "geom", "site": "site", "camera": "camera", "joint": "joint",
+                 "tendon": "tendon", "actuator": "actuator"}
+_GENERATORS = ("replicate", "attach", "flexcomp", "composite")  # (they make bodies, joints, ... of names of their own)
 
 
-def _check_references(r: XmlReader, root: etree._Element, names: dict[tuple[str, str], etree._Element]) -> None:
+def _check_references(r: XmlReader, root: etree._Element, names: dict[tuple[str, str], etree._Element],
+                      classes: dict) -> None:
     """Refuse a reference to an object the file does not define, as MuJoCo does ("unknown transmission target",
     "unrecognized name of sensorized object"), in the sections the import does not read: the file was read, and
-    its actuator or tendon named as not in the model, where MuJoCo builds no model of it."""
+    its actuator or tendon named as not in the model, where MuJoCo builds no model of it. Not judged in a file
+    whose <replicate>, <attach>, <flexcomp> or <composite> make objects whose names the file does not spell."""
+    if next(root.iter(*_GENERATORS), None) is not None:
+        return
     for tag in _REFERENCE_SECTIONS:
         for section in root.findall(tag):
             for el in section.iter():
                 if not isinstance(el.tag, str) or el is section:
                     continue
+                if el.get("class") is not None and el.get("class") not in classes:
+                    raise r.error(el, f"unknown default class '{el.get('class')}' (MuJoCo refuses it)")
                 for key, value in el.attrib.items():
                     kind = _REFERENCES.get(key)
                     if key in ("objname", "refname"):
