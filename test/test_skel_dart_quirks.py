@@ -150,3 +150,16 @@ def test_what_dart_refuses_in_a_skeleton_not_loaded_is_refused(tmp_path: Path, p
     assert e.value.line == line
     path.write_text(_TWO_SKELETONS.format(physics="", ellipsoid="<size>1 1 1</size>"))
     assert dart_reference(path).get("ok") and load_model(path).name == "first"
+
+
+def test_what_the_reader_refuses_beyond_dart_in_a_skeleton_not_loaded_does_not_refuse_the_file(tmp_path: Path):
+    """Found in review: the skeletons not loaded were judged by all of the reader's rules; a duplicate body, which
+    DART drops with a word and reads the world, refused the file. Only what DART refuses counts there."""
+    path = tmp_path / "w.skel"
+    dup = '<body name="b"><inertia><mass>1</mass></inertia></body>'
+    path.write_text(_TWO_SKELETONS.format(physics="", ellipsoid="<size>1 1 1</size>").replace(
+        '<skeleton name="second">', f'<skeleton name="second">{dup}'))
+    assert dart_reference(path).get("ok")
+    assert load_model(path).name == "first"
+    with pytest.raises(ModelError, match="duplicate body name 'b'"):
+        load_model(path, skeleton="second")

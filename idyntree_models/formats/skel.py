@@ -142,6 +142,11 @@ def _xyz_rotation(a: np.ndarray) -> np.ndarray:
     return rot_x(a[0]) @ rot_y(a[1]) @ rot_z(a[2])
 
 
+class _Unparsable(ModelError):
+    """What DART's parser itself refuses: a child it needs missing, a number it cannot read (its "Child element
+    [size] not found", "stod"), as opposed to what the reader refuses beyond DART (a duplicate body DART drops)."""
+
+
 class _SkelReader(XmlReader):
     """Reads SKEL elements; every child lookup goes through `child`, which indexes an element's
     children by tag the first time it is asked (a body or a joint is asked for some twenty tags,
@@ -159,17 +164,21 @@ class _SkelReader(XmlReader):
             kids = self.kids[parent] = first_children(parent)
         return kids.get(tag)
 
+    def unparsable(self, el: etree._Element, message: str) -> _Unparsable:
+        e = self.error(el, message)
+        return _Unparsable(e.message, source=e.source, line=e.line, element=e.element)
+
     def need(self, parent: etree._Element, tag: str, why: str = "") -> etree._Element:
         el = self.child(parent, tag)
         if el is None:
-            raise self.error(parent, f"missing <{tag}>{why}")
+            raise self.unparsable(parent, f"missing <{tag}>{why}")
         return el
 
     def number(self, parent: etree._Element, tag: str, default: float | None = None) -> float:
         el = self.child(parent, tag)
         if el is None:
             if default is None:
-                raise self.error(parent, f"missing <{tag}>")
+                raise self.unparsable(parent, f"missing <{tag}>")
             return default
         return self.float_text(el)
 
@@ -177,9 +186,15 @@ class _SkelReader(XmlReader):
         el = self.child(parent, tag)
         if el is None:
             if default is None:
-                raise self.error(parent, f"missing <{tag}>")
+                raise self.unparsable(parent, f"missing <{tag}>")
             return np.array(default, dtype=float)
         return self.floats_text(el, n)
+
+    def floats_list(self, el: etree._Element, raw: str, what: str, n: int | None) -> list[float]:
+        try:
+            return super().floats_list(el, raw, what, n)
+        except ModelError as e:  # (a number DART cannot read, or too few of them)
+            raise _Unparsable(e.message, source=e.source, line=e.line, element=e.element) from None
 
     def transformation(self, parent: etree._Element) -> np.ndarray:
         """`x y z a b c`: translation, then R = Rx(a) Ry(b) Rz(c) (DART's XYZ Euler angles)."""
@@ -260,17 +275,22 @@ def load(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> Model:
 
 def _check_other_skeletons(r: _SkelReader, skeletons: list[etree._Element], chosen: int, names: list[str],
                            options: LoadOptions) -> None:
-    """Read the skeletons not loaded, to refuse the file where one of them is broken: DART reads every skeleton of
-    the world and refuses the whole file ("Child element [size] not found in parent element [ellipsoid]"), where the
-    reader loaded the one asked for and said nothing. What they would warn about is not said: they are not loaded."""
+    """Read the skeletons not loaded, to refuse the file where DART's parser refuses one of them: DART reads every
+    skeleton of the world and refuses the whole file ("Child element [size] not found in parent element
+    [ellipsoid]"), where the reader loaded the one asked for and said nothing. Only what DART refuses counts (a
+    child it needs, a number it cannot read, what the messages say DART refuses too): what the reader refuses
+    beyond DART (a duplicate body DART drops with a word) ends the judging of that skeleton, not the load. What they
+    would warn about is not said: they are not loaded."""
     for k, other in enumerate(skeletons):
         if k == chosen:
             continue
         try:
             _skeleton(r, other, options, Diagnostics(source=r.source, quiet=True), [], names[k])
         except ModelError as e:
-            e.message += f" (in skeleton '{names[k]}', which is not loaded; DART refuses the whole world)"
-            raise ModelError(e.message, source=e.source, line=e.line, element=e.element) from None
+            if not isinstance(e, _Unparsable) and "DART refuses" not in e.message:
+                continue
+            message = f"{e.message} (in skeleton '{names[k]}', which is not loaded; DART refuses the whole world)"
+            raise ModelError(message, source=e.source, line=e.line, element=e.element) from None
 
 
 def _physics(r: _SkelReader, world: etree._Element):
