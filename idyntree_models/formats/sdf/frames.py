@@ -122,7 +122,7 @@ def far_apart(transforms) -> bool:
 
 
 def check_name(r: XmlReader, el: etree._Element, name: str, tag: str, version: tuple[int, int]) -> None:
-    if reserved_name(name):
+    if (name == WORLD or name[:2] == "__") and reserved_name(name):  # (the test first: a call per name of the model)
         raise r.error(el, f"the {tag} name '{name}' is reserved ('world' and names like __name__ cannot be used)")
     if "::" in name and version >= (1, 8):
         raise r.error(el, f"the {tag} name '{name}' contains '::', which SDF 1.8+ reserves for scopes")
@@ -472,7 +472,7 @@ class FrameGraph:
             scope, ref = sub, rest
 
     def resolve_or_fail(self, scope: Scope, ref: str, el: etree._Element | None, what: str) -> str:
-        if ref not in (WORLD, "__model__") and reserved_name(ref):
+        if ref[:2] == "__" and ref != "__model__" and reserved_name(ref):  # (the test first: a call per reference)
             raise scope.r.error(el, f"{what} '{ref}' is a reserved name")
         target = self.resolve_name(scope, ref)
         if target is None:

@@ -250,7 +250,7 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
                 names[n] = c
 
     def check(el: etree._Element, ref: str, what: str) -> None:
-        if ref != WORLD and reserved_name(ref):
+        if ref[:2] == "__" and reserved_name(ref):  # (the test first: a call per reference)
             raise r.error(el, f"{what} '{ref}' is a reserved name")
         head, _, rest = ref.partition("::")
         if ref == WORLD:
@@ -283,7 +283,7 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
                 raise r.error(pose_el, f"the pose of '{own}' is relative to itself (cycle)")
             check(pose_el, rel, "relative_to")
         placement = (c.get("placement_frame") or "").strip() if c.tag == "model" else ""
-        if placement not in (WORLD, "__model__") and reserved_name(placement):
+        if placement[:2] == "__" and placement != "__model__" and reserved_name(placement):
             raise r.error(c, f"placement_frame '{placement}' is a reserved name")
 
 
