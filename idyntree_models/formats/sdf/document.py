@@ -507,8 +507,10 @@ _KEYWORD_OF = {tag: (attr, allowed) for (tag, attr), allowed in _KEYWORDS.items(
 _READ_WITH_NAMES = frozenset(("link", "joint", "frame", "model", "visual", "collision"))
 _ATTRIBUTE_TAGS = tuple(sorted(({t for _, t in REQUIRED_ATTRIBUTES} | {t for _, _, t in REQUIRED_ATTRIBUTES_IN}
                                 | set(_KEYWORD_OF) | {"script", "submesh"}) - _READ_WITH_NAMES))
-# and where the document holds one model, the one read: its sensors' name and type are judged as they are read too
-_ATTRIBUTE_TAGS_OF_MODEL = tuple(t for t in _ATTRIBUTE_TAGS if t != "sensor")
+# and where the document holds one model, the one read: its sensors' name and type are judged as they are read too,
+# and what requires attributes only in a world is not there (a joint's <physics> requires none, a world's its type)
+_ATTRIBUTE_TAGS_OF_MODEL = tuple(t for t in _ATTRIBUTE_TAGS
+                                 if t not in ("sensor", "physics", "atmosphere", "state", "road", "population"))
 
 
 def _check_attributes_and_parts(r: XmlReader, root: etree._Element, skipped: set[etree._Element],

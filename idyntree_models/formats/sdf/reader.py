@@ -119,7 +119,7 @@ def read_sdf(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> SdfG
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:
         raise r.error(root, f"two top-level models are named '{dup}'")
-    check_values(r, root)  # (the whole document, as libsdformat: a world's lights and other models too)
+    check_values(r, root, version)  # (the whole document, as libsdformat: a world's lights and other models too)
     for w in find_children(root, "world"):
         _check_world(g_frames, w, r, version)
     top, world = _choose_model(g_frames, root, r, version, options.base_dir)
