@@ -1326,3 +1326,18 @@ def test_a_size_given_over_a_class_s_keeps_the_class_s_other_numbers():
     assert np.allclose(shapes["g1"].size, 2 * size["g1"])
     for g in ("g2", "g3"):
         assert (shapes[g].radius, shapes[g].length) == (size[g][0], 2 * size[g][1])
+
+
+@pytest.mark.parametrize("value, message, theirs", [
+    ("1_0", 'group="1_0" is not an integer', "bad format"),  # (Python's int() reads it as 10)
+    ("2147483648", "beyond a 32-bit integer", "too large"),
+    ("\uff11", "is not an integer", "bad format"),  # (a full-width digit, which int() reads)
+])
+def test_an_integer_is_read_as_mujoco_reads_one(value, message, theirs):
+    """Found by differential fuzzing against MuJoCo (seed 20261215): integers were read by Python's int(), which takes
+    digit separators, other scripts' digits and any size."""
+    both_refuse(f'<mujoco><worldbody><body>\n<geom size="1" group="{value}"/></body></worldbody></mujoco>', message, 2,
+                theirs)
+    text = '<mujoco><worldbody><body><geom size="1" group=" "/></body></worldbody></mujoco>'
+    mujoco.MjModel.from_xml_string(text)
+    load_model(text, format="mjcf")

@@ -32,6 +32,7 @@ import copy
 import json
 import math
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -1756,22 +1757,26 @@ def _group_range(r: XmlReader, root: etree._Element, comp: dict) -> tuple[int, i
         return 0, 5
     holder = next(c for c in reversed(root.findall("compiler")) if "inertiagrouprange" in c.attrib)
     parts = raw.split()
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        return int(parts[0]), int(parts[1])
-    except ValueError:
-        raise r.error(holder, f"inertiagrouprange=\"{raw}\" is not two integers (MuJoCo refuses it)") from None
+    if len(parts) != 2 or not all(_INTEGER.fullmatch(p) for p in parts):
+        raise r.error(holder, f"inertiagrouprange=\"{raw}\" is not two integers (MuJoCo refuses it)")
+    return int(parts[0]), int(parts[1])
 
 
 def _integer(r: XmlReader, el: etree._Element, a: dict, key: str, default: int) -> int:
+    """An integer attribute as MuJoCo reads one: ASCII digits and a sign, within 32 bits (Python's int() took "1_0"
+    for 10, and any size)."""
     raw = a.get(key)
-    if raw is None:
+    if raw is None or not raw.strip():  # (none given: MuJoCo's default)
         return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise r.error(el, f"{key}=\"{raw}\" is not an integer (MuJoCo refuses it)") from None
+    if not _INTEGER.fullmatch(raw):
+        raise r.error(el, f"{key}=\"{raw}\" is not an integer (MuJoCo refuses it)")
+    value = int(raw)
+    if not -2**31 <= value < 2**31:
+        raise r.error(el, f"{key}=\"{raw}\" is beyond a 32-bit integer (MuJoCo refuses it: 'number is too large')")
+    return value
+
+
+_INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*")
 
 
 # MuJoCo's names are unique per kind of object (a body and a site may share one, two sites may not); the
