@@ -529,7 +529,8 @@ def _check_attributes_and_parts(r: XmlReader, root: etree._Element, skipped: set
 def _own_plugin_attribute(el: etree._Element, problem: tuple[etree._Element, str], skipped: set) -> bool:
     """A plugin's own filename is the specification's, though what the plugin holds is not: missing, libsdformat
     refuses the file ("Required attribute[filename] in element[plugin]"). (Its name, which libsdformat 12 requires
-    too, is not judged: later versions of the specification make it optional.)"""
+    too, is not judged: plugins in the wild are named by their filename alone, and only libsdformat 12, not the
+    later ones that read SDF 1.10 and 1.11, could be asked here.)"""
     return (el.tag == "plugin" and problem[0] is el and problem[1].startswith("missing required attribute 'filename'")
             and not _not_loaded(el.getparent(), skipped))
 
