@@ -902,3 +902,15 @@ def test_names_copied_from_the_source_are_renamed_where_sdf_1_9_cannot_hold_them
     assert any(renamed in w for w in warnings), warnings
     assert _libsdformat_accepts(out, tmp_path) in (True, None)
     load_model(out, format="sdf")
+
+
+@pytest.mark.parametrize("other", ["<model name=''><link name='x'/></model>",
+                                   "<model name='o'><link name='x'><visual>" + _SPHERE + "</visual></link></model>",
+                                   "<model name='o'><link name='x'/><link name='y'/><joint name='j'><parent>x</parent>"
+                                   "<child>y</child></joint></model>"])
+def test_a_world_s_other_model_missing_a_required_attribute_is_refused(other, tmp_path):
+    """Found by differential fuzzing against libsdformat (seed 20261216): the names and types the reader judges in the
+    model it reads went unjudged in the world's other models (a model named "" was read)."""
+    text = f"<sdf version='1.9'><world name='w'><model name='m'><link name='l'/></model>\n{other}</world></sdf>"
+    assert _libsdformat_accepts(text, tmp_path) in (False, None)
+    assert _refused(text, "missing required attribute").line == 2

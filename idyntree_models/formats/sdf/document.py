@@ -502,15 +502,16 @@ _KEYWORDS = {("light", "type"): ("point", "directional", "spot"),
              ("particle_emitter", "type"): ("point", "box", "cylinder", "ellipsoid")}
 _KEYWORD_OF = {tag: (attr, allowed) for (tag, attr), allowed in _KEYWORDS.items()}
 
-# the elements whose attributes are judged here: not those the frame graph and the reader judge as they read them
-# (a link, joint, frame, nested model, visual or collision needs its name there; they are most of a model's elements)
+# the elements the frame graph and the reader judge as they read them (a link, joint, frame, nested model, visual or
+# collision needs its name there; they are most of a model's elements): judged here only in a document that holds
+# models the reader does not read (a world's others: a model named "" there was read)
 _READ_WITH_NAMES = frozenset(("link", "joint", "frame", "model", "visual", "collision"))
-_ATTRIBUTE_TAGS = tuple(sorted(({t for _, t in REQUIRED_ATTRIBUTES} | {t for _, _, t in REQUIRED_ATTRIBUTES_IN}
-                                | set(_KEYWORD_OF) | {"script", "submesh"}) - _READ_WITH_NAMES))
+_ATTRIBUTE_TAGS = tuple(sorted({t for _, t in REQUIRED_ATTRIBUTES} | {t for _, _, t in REQUIRED_ATTRIBUTES_IN}
+                               | set(_KEYWORD_OF) | {"script", "submesh"}))  # (in a world: its other models' too)
 # and where the document holds one model, the one read: its sensors' name and type are judged as they are read too,
 # and what requires attributes only in a world is not there (a joint's <physics> requires none, a world's its type)
-_ATTRIBUTE_TAGS_OF_MODEL = tuple(t for t in _ATTRIBUTE_TAGS
-                                 if t not in ("sensor", "physics", "atmosphere", "state", "road", "population"))
+_ATTRIBUTE_TAGS_OF_MODEL = tuple(t for t in _ATTRIBUTE_TAGS if t not in _READ_WITH_NAMES
+                                 and t not in ("sensor", "physics", "atmosphere", "state", "road", "population"))
 
 
 def _check_attributes_and_parts(r: XmlReader, root: etree._Element, skipped: set[etree._Element],
