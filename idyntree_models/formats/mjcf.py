@@ -777,14 +777,10 @@ class _Importer:
                 own = [k for k in _ORIENTATIONS if k in child.attrib]
                 if len(own) > 1:  # (MuJoCo: "multiple orientation specifiers are not allowed")
                     raise self.r.error(child, f"orientation given twice ({', '.join(own)})")
-                attrs = mine.setdefault(child.tag, {})
+                attrs = mine.get(child.tag, {})
                 if own:  # the class's orientation replaces the one it inherits, whatever its form
-                    for k in _ORIENTATIONS:
-                        attrs.pop(k, None)
-                before = {k: attrs[k] for k in _LEADING if k in attrs and k in child.attrib}
-                attrs.update(child.attrib)
-                for key, value in before.items():
-                    attrs[key] = _leading_over(child.get(key), value)
+                    attrs = {k: v for k, v in attrs.items() if k not in _ORIENTATIONS}
+                mine[child.tag] = _over(attrs, child.attrib)
         self.defaults[name] = mine
         for child in el.findall("default"):
             if not child.get("class"):
@@ -818,13 +814,7 @@ class _Importer:
         tag = "joint" if el.tag == "freejoint" else el.tag
         if el.getparent() is not None and el.getparent().tag == "equality":
             tag = "equality"  # (an equality's <joint> takes the class's <equality> defaults, not its <joint> ones)
-        inherited = self.defaults[cls].get(tag, {})
-        out = dict(inherited)
-        out.update(el.attrib)
-        for key in _LEADING:
-            if key in el.attrib and key in inherited:
-                out[key] = _leading_over(el.get(key), inherited[key])
-        return out
+        return _over(self.defaults[cls].get(tag, {}), el.attrib)
 
     def _childclass(self, el: etree._Element, inherited: str | None) -> str | None:
         """The default class an element's content takes: its childclass, which must name a class (MuJoCo: "unknown
@@ -971,7 +961,7 @@ class _Importer:
         if world is None:
             raise self.r.error(self.root, "no <worldbody>")
         world_level = self._world_level(world)
-        moving_world = next((c for c in world_level if c.tag in ("joint", "freejoint", "inertial")), None)
+        moving_world = next((c for c, _ in world_level if c.tag in ("joint", "freejoint", "inertial")), None)
         if moving_world is not None:  # (it was left out without a word)
             what = "has no inertia" if moving_world.tag == "inertial" else "cannot move"
             raise self.r.error(moving_world, f"a <{moving_world.tag}> in the world body, which {what} (MuJoCo refuses "
@@ -983,10 +973,10 @@ class _Importer:
             j.tag != "freejoint" and self.attrs(j, jcc).get("type", "hinge") != "free"
             for b, _, cc in tops for j, _, jcc in self._body_joints(b, None, cc))
         if not world_mode:  # the world body's own content (in its frames too) is not the robot's
-            self.unread_elements += [c for c in world_level if c.tag not in _BODY_CONTENT]
-            self.world_sites = {c.get("name") for c in world_level if c.tag == "site"} - {None}
-            self._check_unread_shapes(world, None)
-            if any(c.tag in ("geom", "site") for c in world_level):
+            self.unread_elements += [c for c, _ in world_level if c.tag not in _BODY_CONTENT]
+            self.world_sites = {c.get("name") for c, _ in world_level if c.tag == "site"} - {None}
+            self._check_unread_shapes(world_level)
+            if any(c.tag in ("geom", "site") for c, _ in world_level):
                 self.diag.warn("MJCF: geoms and sites of the world body are not part of the robot (ignored)")
         if world_mode:
             if len(tops) > 1 and self.options.model:
@@ -1021,14 +1011,15 @@ class _Importer:
         self.diag.warn(f"MJCF: {len(self.free_bodies)} free body(ies) beside others in the world ({shown}): each is "
                        f"joined to 'world' {how}, at its initial pose when all are zero (model.metadata['free_bodies'])")
 
-    def _world_level(self, el) -> list[etree._Element]:
-        """The elements of the world body other than bodies and frames, those in its frames too."""
+    def _world_level(self, el, cc: str | None = None) -> list[tuple[etree._Element, str | None]]:
+        """The elements of the world body other than bodies and frames, those in its frames too, each with the
+        default class its frames give it."""
         out = []
         for child in el:
             if child.tag == "frame":
-                out += self._world_level(child)
+                out += self._world_level(child, self._childclass(child, cc))
             elif isinstance(child.tag, str) and child.tag != "body":
-                out.append(child)
+                out.append((child, cc))
         return out
 
     def _top_bodies(self, el, pose: np.ndarray, cc) -> list[tuple[etree._Element, np.ndarray, str | None]]:
@@ -1282,14 +1273,12 @@ class _Importer:
                                        "beyond the range of a double: check their sizes, masses and positions")
             lk.inertia = total
 
-    def _check_unread_shapes(self, el, cc: str | None) -> None:
+    def _check_unread_shapes(self, world_level: list[tuple[etree._Element, str | None]]) -> None:
         """The geoms and sites of a world body that is not the robot's are not read, but MuJoCo refuses the file
         for what is wrong in them (a size of 0, an unknown material, a fromto on a sphere), and so does the import:
         it read files MuJoCo does not."""
-        for child in el:
-            if child.tag == "frame":
-                self._check_unread_shapes(child, self._childclass(child, cc))
-            elif child.tag == "geom":
+        for child, cc in world_level:
+            if child.tag == "geom":
                 a = self._class_attrs(child, cc)
                 self._material_known(child, a)
                 self._geom_pose(child, a)
@@ -1741,12 +1730,18 @@ def _compiler_keyword(r: XmlReader, root: etree._Element, comp: dict, key: str, 
     return _keyword(r, holder, comp, key, allowed, default)
 
 
-def _leading_over(own: str, inherited: str) -> str:
-    """A size (or polycoef) given over a class's: MuJoCo sets the numbers given and keeps the class's others (a class
-    size "0.05 0.5" and a geom's "0.1" make a capsule 0.1 by 0.5; the geom's 0 half-length was refused, and a box
-    took 0 for the sizes the class gave)."""
-    mine, theirs = own.split(), inherited.split()
-    return " ".join(mine + theirs[len(mine):])
+def _over(inherited: dict[str, str], own) -> dict[str, str]:
+    """Attributes given over those a class gives (an element's over its class's, a nested class's over its parent's):
+    each replaces the inherited one, but for a size or polycoef, of which MuJoCo sets the numbers given and keeps the
+    class's others (a class size "0.05 0.5" and a geom's "0.1" make a capsule 0.1 by 0.5; the geom's 0 half-length was
+    refused, and a box took 0 for the sizes the class gave)."""
+    out = dict(inherited)
+    out.update(own)
+    for key in _LEADING:
+        if key in own and key in inherited:
+            mine, theirs = own[key].split(), inherited[key].split()
+            out[key] = " ".join(mine + theirs[len(mine):])
+    return out
 
 
 def _group_range(r: XmlReader, root: etree._Element, comp: dict) -> tuple[int, int]:
