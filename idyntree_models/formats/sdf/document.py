@@ -423,9 +423,10 @@ NAMED_ENTITIES = frozenset(("model", "world", "link", "joint", "frame", "visual"
                              "particle_emitter", "physics"))
 
 
-def check_values(r: XmlReader, root: etree._Element, version: tuple[int, int] | None = None) -> None:
+def check_values(r: XmlReader, root: etree._Element, version: tuple[int, int]) -> None:
     """Reject malformed values anywhere in the model, as libsdformat does, not only in what we use: the names of
-    its elements too (a visual or sensor named 'world' was read, and written back for libsdformat to refuse)."""
+    its elements too (a visual or sensor named 'world' was read, and written back for libsdformat to refuse).
+    `version`: read_version's, or for an included document the including one's where that is newer."""
     skipped: set[etree._Element] = set()  # inside a <plugin> or a foreign namespace: not SDFormat's values
     namespaces = getattr(r, "namespaces", None)
     if namespaces is None:
@@ -580,14 +581,12 @@ def _given(el: etree._Element, tag: str) -> bool:
 
 
 def _check_names(r: XmlReader, root: etree._Element, skipped: set[etree._Element],
-                 version: tuple[int, int] | None, models: list[etree._Element], whole: bool) -> None:
+                 version: tuple[int, int], models: list[etree._Element], whole: bool) -> None:
     """Names libsdformat refuses in any element it reads (not in a plugin or a namespaced element): from SDF 1.8 one
     with '::', the delimiter of scopes, in any element at all ("Detected delimiter '::' in element name"; a
     visual or a sensor of such a name was read); and a reserved name of an entity."""
-    if version is None:  # (the document's own; an included one is read as the version of the one including it)
-        m = re.match(r"\s*(\d+)\.(\d+)", root.get("version") or "")
-        version = (int(m.group(1)), int(m.group(2))) if m is not None else (1, 0)
-    # every element is visited only where the text has a '::' at all (most have none: a third of this check)
+    # every element is visited only where a '::' of the text stands outside a <plugin> start tag (read_document's
+    # `delimited`; Gazebo files name their plugins so)
     if version >= (1, 8) and getattr(r, "delimited", True):  # (a plain XmlReader: not known)
         for el in root.iter(etree.Element):
             name = el.get("name")

@@ -76,7 +76,6 @@ def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrs) -> 
     return e
 
 
-reserved = reserved_name
 
 
 @dataclass
@@ -152,7 +151,7 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
             for i, shape in enumerate(shapes):
                 written = _shape_el(le, kind, shape, i, used, diag, name)
                 if shape.name and written != shape.name:
-                    (unreserved if _unwritable(shape.name) or _padded(shape.name) else renamed).append(
+                    (unreserved if _unwritable(shape.name) else renamed).append(
                         f"{kind} '{shape.name}' of '{name}' as '{written}'")
         _link_sensors_out(le, model, name, plan, diag, sensors)
     if unreserved:
@@ -277,7 +276,7 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
         if name in plan.skip_links or name == plan.world_link:
             continue
         out = name
-        if reserved(name) or any(reserved(p) or _padded(p) for p in name.split("::")):
+        if reserved_name(name) or any(reserved_name(p) or _padded(p) for p in name.split("::")):
             out = _unreserved(name)
             if nests_in_a_link(out):  # a suffix would not help (it changes the last part): no nesting
                 out = _flat(name, "link")
@@ -304,8 +303,8 @@ def _plan(model: Model, m: etree._Element, world_H: dict[str, np.ndarray], diag:
         if joint.name in plan.skip_joints:
             continue
         out = joint.name
-        if out in taken or reserved(out):
-            out = unique_name(out + "_joint" if not reserved(out) else _unreserved(out), free, "_")
+        if out in taken or reserved_name(out):
+            out = unique_name(out + "_joint" if not reserved_name(out) else _unreserved(out), free, "_")
             diag.warn(f"joint '{joint.name}' written as '{out}': SDF needs names unique across links, joints "
                       "and frames, and reserves 'world' and __names__")
         plan.joints[joint.name] = _flat_or_scoped(out, plan, taken, diag, "joint", original=joint.name)
@@ -441,7 +440,7 @@ def _flat_or_scoped(name: str, plan: _Plan, taken: set[str], diag: Diagnostics, 
     if sep and (not head or head not in plan.scopes):
         out = unique_name(_flat(name, kind), used)
         diag.warn(f"{kind} '{original or name}' written as '{out}': its '::' prefix is no nested model of links")
-    elif _padded(local) or reserved(local):  # the reader needs a name and strips white space
+    elif _padded(local) or reserved_name(local):  # the reader needs a name and strips white space
         out = unique_name((head + "::" if sep else "") + _flat(local, kind), used)
         diag.warn(f"{kind} '{original or name}' written as '{out}': SDF needs a name that is not blank, padded "
                   "with white space, 'world' or like __name__")
@@ -462,7 +461,7 @@ def _rename_copied_names(m: etree._Element, diag: Diagnostics) -> None:
             if not isinstance(child.tag, str) or child.tag == "plugin" or child.tag.startswith("{"):
                 continue
             name = child.get("name")
-            if name is not None and ("::" in name or (child.tag in NAMED_ENTITIES and reserved(name.strip()))):
+            if name is not None and ("::" in name or (child.tag in NAMED_ENTITIES and reserved_name(name.strip()))):
                 taken = {c.get("name") for c in el if c is not child}
                 new = unique_name(_flat(name, child.tag), taken)
                 child.set("name", new)
@@ -474,8 +473,9 @@ def _rename_copied_names(m: etree._Element, diag: Diagnostics) -> None:
 
 
 def _unwritable(name: str) -> bool:
-    """A name of a visual or collision libsdformat refuses: reserved, or (SDF 1.9 is written) with '::'."""
-    return reserved(name.strip()) or "::" in name
+    """A name of a model, visual, collision or sensor that SDF 1.9 cannot hold as it is: reserved, with '::' (the
+    delimiter of scopes from 1.8), or blank or padded with white space (the reader strips it, and needs a name)."""
+    return reserved_name(name.strip()) or "::" in name or _padded(name)
 
 
 def _model_name(name: str, diag: Diagnostics) -> str:
@@ -483,7 +483,7 @@ def _model_name(name: str, diag: Diagnostics) -> str:
     such a model)."""
     if not name:
         return "model"
-    if _unwritable(name) or _padded(name):
+    if _unwritable(name):
         out = _flat(name, "model")
         diag.warn(f"model '{name}' written as '{out}': SDF needs a model name that is not 'world', like __name__, "
                   "padded with white space or with '::'")
@@ -533,8 +533,8 @@ def _shape_el(le: etree._Element, kind: str, shape: Shape, i: int, used: set[str
     # which a Gazebo contact sensor of the URDF's <gazebo> block names
     local = le.get("name")
     name = shape.name or (f"{local}_{kind}" if i == 0 else f"{local}_{kind}_{i}")
-    if _unwritable(name) or _padded(name):  # (libsdformat refuses a visual or collision named 'world', like
-        name = _flat(name, kind)             # __name__, with '::' or blank; the reader strips white space)
+    if _unwritable(name):
+        name = _flat(name, kind)
     while name in used:
         name = f"{name}_{i}"
     used.add(name)
@@ -607,7 +607,7 @@ def _sensor_name(s_name: str, out_element: str, plan: _Plan, diag: Diagnostics, 
     elif scope:  # its link went into a nested model (a renamed link): the reader scopes the sensor by it
         diag.warn(f"sensor '{full}' is read back as '{scope}::{s_name}' (with its frame): its "
                   f"{'link' if out_element in plan.names.values() else 'joint'} is written in nested model '{scope}'")
-    if "::" in s_name or reserved(s_name) or _padded(s_name):
+    if _unwritable(s_name):
         new = _flat(s_name, "sensor")
         where = f" in nested model '{scope}', read back as '{scope}::{new}'" if scope else ""
         diag.warn(f"sensor '{full}' written as '{new}'{where}: SDF 1.8+ sensor names have no '::', no reserved "
@@ -800,7 +800,7 @@ def _frames_out(model: Model, plan: _Plan, diag: Diagnostics) -> dict[str, etree
         if frame.name in plan.skip_frames:
             continue
         out = plan.frames[frame.name]
-        if out in joint_outs or reserved(frame.name) or any(reserved(p) for p in frame.name.split("::")):
+        if out in joint_outs or reserved_name(frame.name) or any(reserved_name(p) for p in frame.name.split("::")):
             diag.warn(f"frame '{frame.name}' is not written: its name is a joint's or reserved in SDF")
             continue
         if frame.parent_link == plan.world_link or frame.parent_link in plan.skip_links:
@@ -821,4 +821,4 @@ def _frames_out(model: Model, plan: _Plan, diag: Diagnostics) -> dict[str, etree
     return written
 
 
-__all__ = ["dump", "reserved"]
+__all__ = ["dump"]
