@@ -146,6 +146,10 @@ class _Unparsable(ModelError):
     """What DART's parser itself refuses: a child it needs missing, a number it cannot read (its "Child element
     [size] not found", "stod"), as opposed to what the reader refuses beyond DART (a duplicate body DART drops)."""
 
+    @classmethod
+    def of(cls, e: ModelError) -> _Unparsable:
+        return cls(e.message, source=e.source, line=e.line, element=e.element)
+
 
 class _SkelReader(XmlReader):
     """Reads SKEL elements; every child lookup goes through `child`, which indexes an element's
@@ -165,8 +169,7 @@ class _SkelReader(XmlReader):
         return kids.get(tag)
 
     def unparsable(self, el: etree._Element, message: str) -> _Unparsable:
-        e = self.error(el, message)
-        return _Unparsable(e.message, source=e.source, line=e.line, element=e.element)
+        return _Unparsable.of(self.error(el, message))
 
     def need(self, parent: etree._Element, tag: str, why: str = "") -> etree._Element:
         el = self.child(parent, tag)
@@ -194,7 +197,7 @@ class _SkelReader(XmlReader):
         try:
             return super().floats_list(el, raw, what, n)
         except ModelError as e:  # (a number DART cannot read, or too few of them)
-            raise _Unparsable(e.message, source=e.source, line=e.line, element=e.element) from None
+            raise _Unparsable.of(e) from None
 
     def transformation(self, parent: etree._Element) -> np.ndarray:
         """`x y z a b c`: translation, then R = Rx(a) Ry(b) Rz(c) (DART's XYZ Euler angles)."""
