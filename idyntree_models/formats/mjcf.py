@@ -749,7 +749,7 @@ class _Importer:
                 name = m.get("name") or Path(_asset_file(m)).stem
                 self.mesh_assets[name] = m
             for m in a.findall("material"):
-                self._single_precision(m, self._class_attrs(m, None))
+                self._check_colour(m, self._class_attrs(m, None))
                 if m.get("name"):
                     self.materials[m.get("name")] = m
         self.sites: dict[str, tuple[str, np.ndarray, etree._Element]] = {}
@@ -1176,7 +1176,7 @@ class _Importer:
                       dynamics=Dynamics(damping, friction) if ("damping" in a or "frictionloss" in a) else None)
         self.model.add_joint(joint)
 
-    def _single_precision(self, el, a: dict, key: str = "rgba") -> None:
+    def _check_colour(self, el, a: dict, key: str = "rgba") -> None:
         """MuJoCo holds a colour in single precision and refuses a number beyond it ("number is too large"); the
         import read it as a double and wrote 1e39 out to every format. Only looked at (`a` is not marked)."""
         raw = dict.get(a, key)
@@ -1292,7 +1292,7 @@ class _Importer:
         at (a plain dict of `a`): its type, size and material are not in the model, and said so."""
         a = dict(a)
         self._material_known(el, a)
-        self._single_precision(el, a)
+        self._check_colour(el, a)
         self._geom_pose(el, a)
         kind, _ = self._geom_size(el, a, pad=_SITE_SIZE)
         if kind in ("plane", "hfield"):
@@ -1360,7 +1360,7 @@ class _Importer:
     def _checked_geom(self, el, a: dict) -> tuple[str, np.ndarray]:
         """_geom_size, and the rest of what MuJoCo refuses in a geom whatever body holds it."""
         kind, size = self._geom_size(el, a)
-        self._single_precision(el, a)
+        self._check_colour(el, a)
         for key in ("mass", "density"):  # (MuJoCo: "mass, inertia or density are negative in geom")
             if key in a and float(self.floats(el, a, key, 1)[0]) < 0:
                 raise self.r.error(el, f"geom {key} {a[key]} is negative (MuJoCo refuses it)")
