@@ -163,3 +163,55 @@ def test_what_the_reader_refuses_beyond_dart_in_a_skeleton_not_loaded_does_not_r
     assert load_model(path).name == "first"
     with pytest.raises(ModelError, match="duplicate body name 'b'"):
         load_model(path, skeleton="second")
+
+
+_SOFT = ('<body name="{name}"><inertia><mass>1</mass></inertia><soft_shape>{mass}<geometry>{geometry}</geometry>'
+         "<kv>500</kv></soft_shape></body>")
+_SOFT_KINDS = {
+    "sphere": "<sphere><radius>0.2</radius><num_slices>6</num_slices><num_stacks>6</num_stacks></sphere>",
+    "box": "<box><size>0.2 0.2 0.2</size><frags>3 3 3</frags></box>",
+    "ellipsoid": "<ellipsoid><size>0.2 0.2 0.2</size><num_slices>6</num_slices><num_stacks>6</num_stacks></ellipsoid>",
+    "cylinder": ("<cylinder><radius>0.2</radius><height>0.3</height><num_slices>6</num_slices><num_stacks>6</num_stacks>"
+                 "<num_rings>2</num_rings></cylinder>"),
+}
+
+
+def _soft_world(geometry: str, mass: str = "<total_mass>0.5</total_mass>", where: str = "second") -> str:
+    soft = _SOFT.format(name="s", mass=mass, geometry=geometry)
+    rigid = '<body name="s"><inertia><mass>1</mass></inertia></body>'
+    return (f'<?xml version="1.0"?>\n<skel version="1.0"><world name="w">\n'
+            f'<skeleton name="first">{soft if where == "first" else rigid}\n'
+            '<joint type="free" name="j1"><parent>world</parent><child>s</child></joint></skeleton>\n'
+            f'<skeleton name="second">{soft if where == "second" else rigid}\n'
+            '<joint type="free" name="j2"><parent>world</parent><child>s</child></joint></skeleton></world></skel>\n')
+
+
+_SOFT_BROKEN = [(kind, re.sub(f"<{tag}>[^<]*</{tag}>", "", text, count=1), f"missing <{tag}> in a soft <{kind}>")
+                for kind, text in _SOFT_KINDS.items() for tag in re.findall(r"<(\w+)>[^<]", text)]
+_SOFT_BROKEN += [("mass", _SOFT_KINDS["box"], "missing <total_mass>"),
+                 # DART reads the sphere and not the box after it
+                 ("sphere first", _SOFT_KINDS["sphere"] + "<box/>", None),
+                 ("ellipsoid after an empty sphere", "<sphere/>" + _SOFT_KINDS["ellipsoid"], "missing <radius>")]
+
+
+@pytest.mark.parametrize("where", ["first", "second"])
+@pytest.mark.parametrize("kind, geometry, message", _SOFT_BROKEN, ids=[f"{c[0]}-{c[2]}" for c in _SOFT_BROKEN])
+def test_a_soft_shape_is_judged_as_dart_reads_it(tmp_path: Path, where, kind, geometry, message):
+    """Found by fuzz_reference.py (seed 20261220): a soft shape is not in the model (named as lost), and the reader
+    judged only a box's <frags>; DART needs every number of the kind it reads (a sphere's <num_slices>, a box's
+    <size>) and its <total_mass>, and refuses the file without them, in a skeleton loaded or not."""
+    path = tmp_path / "soft.skel"
+    path.write_text(_soft_world(geometry, "" if kind == "mass" else "<total_mass>0.5</total_mass>", where))
+    ref = dart_reference(path)
+    if message is None:
+        assert ref.get("ok"), ref
+        warnings: list[str] = []
+        load_model(path, skeleton=where, warnings=warnings)
+        assert any("soft body 's' (soft sphere of 0.5 kg" in w for w in warnings), warnings
+        return
+    assert not ref.get("ok"), ref
+    with pytest.raises(ModelError, match=re.escape(message)) as e:
+        load_model(path)
+    assert e.value.line == (3 if where == "first" else 5)
+    if where == "second":
+        assert "which is not loaded; DART refuses the whole world" in str(e.value)

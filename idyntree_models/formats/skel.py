@@ -644,20 +644,27 @@ def _body(r: _SkelReader, el: etree._Element, skel_frame: np.ndarray, options: L
     return body
 
 
+# what DART's parser reads of each soft shape, in the order it looks for them (the first found is read, the others
+# not looked into), each child needed: "Child element [num_slices] not found in parent element [sphere]"
+_SOFT_PARTS = {"sphere": (("radius", 1), ("num_slices", 1), ("num_stacks", 1)),
+               "box": (("size", 3), ("frags", 3)),
+               "ellipsoid": (("size", 3), ("num_slices", 1), ("num_stacks", 1)),
+               "cylinder": (("radius", 1), ("height", 1), ("num_slices", 1), ("num_stacks", 1), ("num_rings", 1))}
+
+
 def _soft_shape(r: _SkelReader, soft: etree._Element, body: str, lost: list[str]) -> None:
+    """Named as lost (only the rigid part is loaded), but judged as DART reads it: a soft ellipsoid without its
+    <num_slices> was read, where DART refuses the file."""
+    total = r.number(soft, "total_mass")
     geo = r.need(soft, "geometry", " in <soft_shape>")
-    kinds = [c.tag for c in geo if isinstance(c.tag, str)]
-    if "box" in kinds:
-        box = r.child(geo, "box")
-        if r.child(box, "frags") is None:
-            raise r.error(box, f"body '{body}': a soft <box> needs <frags> (the number of vertices per edge); "
-                               "DART refuses it too")
-        r.floats_text(r.child(box, "frags"), 3)
-    elif not any(k in kinds for k in ("sphere", "ellipsoid", "cylinder")):
-        raise r.error(geo, f"body '{body}': unknown soft shape {kinds} (box, sphere, ellipsoid, cylinder)")
-    total = r.number(soft, "total_mass", 0.0)
-    lost.append(f"soft body '{body}' (soft {kinds[0] if kinds else '?'} of {total:g} kg point masses; only the rigid "
-                "part is loaded)")
+    kind = next((k for k in _SOFT_PARTS if r.child(geo, k) is not None), None)
+    if kind is None:  # (DART reads on, a soft body without its points: refused here, beyond DART)
+        kinds = [c.tag for c in geo if isinstance(c.tag, str)]
+        raise r.error(geo, f"body '{body}': unknown soft shape {kinds} ({', '.join(_SOFT_PARTS)})")
+    shape = r.child(geo, kind)
+    for tag, n in _SOFT_PARTS[kind]:
+        r.floats_text(r.need(shape, tag, f" in a soft <{kind}> (DART refuses it too)"), n)
+    lost.append(f"soft body '{body}' (soft {kind} of {total:g} kg point masses; only the rigid part is loaded)")
 
 
 def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, diag: Diagnostics,
