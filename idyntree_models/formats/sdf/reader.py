@@ -236,18 +236,60 @@ def _own_file(source: str | None) -> tuple[str, ...]:
     return (os.path.realpath(source),) if source and os.path.isfile(source) else ()
 
 
+_UNIQUE_IN_WORLD = frozenset(("model", "frame", "light", "actor", "physics"))  # (libsdformat 12's World::Load)
+
+
+def _check_model_has_links(r: XmlReader, el: etree._Element) -> None:
+    """A model of the world, and each model nested in it, holds a link or a nested model unless it is static, as
+    libsdformat's Model::Load asks (an <include> may bring either: it counts).  The model read is judged so by the
+    frame graph; this is for the others, whose emptiness the reader would never see."""
+    if not any(isinstance(c.tag, str) and c.tag in ("link", "model", "include") for c in el) \
+            and not child_bool(r, el, "static", False):
+        raise r.error(el, f"model '{(el.get('name') or '').strip()}' has no links (a model must have at least one "
+                          f"link; libsdformat refuses the world)")
+    for c in find_children(el, "model"):  # (not iter(): a plugin's content is not SDF)
+        _check_model_has_links(r, c)
+
+
 def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: tuple[int, int]) -> None:
-    """World-level frames and model poses must name world-level frames or models (no cycles)."""
+    """World-level frames and model poses must name world-level frames or models (no cycles); the names of the
+    world's models, frames, lights, actors and physics are unique per kind, and every model has a link.
+
+    libsdformat refuses the whole world otherwise ("model with name[a] already exists", "A model must have at
+    least one link"): read, the model asked for by name was one of two, or the world's broken models went
+    unnoticed.  A frame named as a model is said: libsdformat renames the frame with a warning, so that a pose
+    relative to that name means the model."""
     names: dict[str, etree._Element] = {}
+    kinds: dict[tuple[str, str], etree._Element] = {}
     for c in world:
-        if isinstance(c.tag, str) and c.tag in ("model", "frame"):
-            names[(c.get("name") or "").strip()] = c
-        elif isinstance(c.tag, str) and c.tag == "include":
+        if not isinstance(c.tag, str):
+            continue
+        if c.tag == "include":
             if is_true(c.get("merge")):
                 raise r.error(c, "merge-include is not allowed directly in a <world> (only inside a model)")
-            n = child_text(r, c, "name")
-            if n:
-                names[n] = c
+            name = child_text(r, c, "name")  # (an include without <name> takes its file's: not known here)
+        elif c.tag in _UNIQUE_IN_WORLD:
+            name = (c.get("name") or "").strip() or ("default_physics" if c.tag == "physics" else "")
+        else:
+            continue
+        kind = "model" if c.tag == "include" else c.tag
+        if name:
+            first = kinds.setdefault((kind, name), c)
+            if first is not c:
+                raise r.error(c, f"world '{world.get('name')}' has two <{kind}> named '{name}' (the first at line "
+                                 f"{first.sourceline}; libsdformat refuses the world)")
+            if kind in ("model", "frame"):
+                other = kinds.get(("frame" if kind == "model" else "model", name))
+                if other is None:
+                    names[name] = c
+                else:  # (libsdformat's own test world_model_frame_same_name.sdf)
+                    frame = c if kind == "frame" else other
+                    names[name] = other if kind == "frame" else c
+                    fg.diag.warn(f"{fg.diag.at(frame)}: world '{world.get('name')}' has a model and a frame named "
+                                 f"'{name}': the name is the model's, as libsdformat renames the frame "
+                                 f"'{name}_frame' (`ign sdf -k` refuses the file)")
+        if c.tag == "model":
+            _check_model_has_links(r, c)
 
     def check(el: etree._Element, ref: str, what: str) -> None:
         if ref[:2] == "__" and reserved_name(ref):  # (the test first: a call per reference)
