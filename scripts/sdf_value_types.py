@@ -10,7 +10,8 @@ setting a required parameter"), where an optional one takes its default; REQUIRE
 give a value's bounds (min, max): libsdformat refuses a value outside them ("Error reading element <mu>");
 VALUE_RANGES lists them, where every definition of (parent tag, tag) gives the same. And some attributes are
 required: libsdformat refuses an element without one, or with a blank one ("Required attribute[type] in
-element[light] is not specified"); REQUIRED_ATTRIBUTES lists them.
+element[light] is not specified"); REQUIRED_ATTRIBUTES lists them. CHILDREN and KNOWN_ELEMENTS say where an
+element is the specification's: anything else libsdformat copies unchecked.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class Found:
     required: dict[tuple[str, str, str], set[bool]] = field(default_factory=dict)  # (grandparent, parent, tag)
     ranges: dict[tuple[str, str, str], set] = field(default_factory=dict)  # the same -> {(min, max)}
     names: set[str] = field(default_factory=lambda: {"sdf"})  # every element name
+    children: dict[str, set[str]] = field(default_factory=dict)  # parent tag -> the child tags any of its kind has
     attributes: dict[tuple[str, str, str], set[tuple[str, ...]]] = field(default_factory=dict)  # the same -> required
 
 
@@ -44,6 +46,7 @@ def walk(spec: Path, el: etree._Element, parent: str | None, grandparent: str | 
     if name and name != "__default__":
         found.names.add(name)
         if parent:
+            found.children.setdefault(parent, set()).add(name)
             needed = tuple(sorted(a.get("name") for a in el.findall("attribute") if a.get("required") == "1"))
             found.attributes.setdefault((grandparent or "", parent, name), set()).add(needed)
     kind = CHECKED.get(el.get("type") or "", "text")  # (text: a string, a pose, ... not checked as a number)
@@ -143,6 +146,16 @@ def main() -> None:
     for i in range(0, len(names), 6):
         print("    " + " ".join(f"{n!r}," for n in names[i:i + 6]))
     print("})")
+    print("# the elements the specification defines in each element (by tag, over all its definitions): one of another")
+    print("# tag there is one libsdformat copies without a check (a <link> in a <light>), and so is what it holds")
+    print("CHILDREN: dict[str, frozenset[str]] = {")
+    for parent, tags in sorted(found.children.items()):
+        print(f"    {parent!r}: frozenset((")
+        tags = sorted(tags)
+        for i in range(0, len(tags), 4):
+            print("        " + " ".join(f"{t!r}," for t in tags[i:i + 4]))
+        print("    )),")
+    print("}")
 
 
 if __name__ == "__main__":

@@ -933,6 +933,15 @@ _BROKEN_WORLDS = [
     ('<model name="b"><static>true</static><model name="n"/></model>', 5, "model 'n' has no links"),
     ('<model name="b"><link name="l"/><model name="n"><pose>1 0 0 0 0 0</pose></model></model>', 5,
      "model 'n' has no links"),
+    # the names in a model not read (seed 20261221: "link with name[L] already exists")
+    ('<model name="b"><link name="l"/>\n<link name="l"/></model>', 6, "model 'b' has two <link> named 'l'"),
+    ('<model name="b"><link name="l"><visual name="v"/>\n<visual name="v"/></link></model>', 6,
+     "link 'l' of model 'b' has two <visual> named 'v'"),
+    ('<model name="b"><link name="l"><sensor name="s" type="imu"/>\n<sensor name="s" type="imu"/></link></model>', 6,
+     "link 'l' of model 'b' has two <sensor> named 's'"),
+    ('<model name="b"><model name="n"><link name="x"/>\n<joint name="j" type="fixed"><parent>world</parent>'
+     '<child>x</child></joint>\n<joint name="j" type="fixed"><parent>world</parent><child>x</child></joint>'
+     '</model></model>', 7, "model 'n' has two <joint> named 'j'"),
 ]
 
 
@@ -974,3 +983,57 @@ def test_a_world_frame_named_as_a_model_is_said_and_the_name_stays_the_model_s(t
     assert load_model(text, format="sdf", warnings=warnings).name == "robot"
     assert any("line 5: world 'w' has a model and a frame named 'robot'" in w and "'robot_frame'" in w
                for w in warnings), warnings
+
+
+@pytest.mark.parametrize("version, refused", [("1.6", False), ("1.9", True)])
+def test_names_of_one_model_not_read_are_unique_across_kinds_from_sdf_1_7(version, refused, tmp_path):
+    """libsdformat renames a SDF 1.6 joint named as a link (with a warning) and refuses the world from 1.7."""
+    text = _world('<model name="b"><link name="l"/>\n<joint name="l" type="fixed"><parent>world</parent>'
+                  '<child>l</child></joint></model>', version)
+    if refused:
+        e = _refused(text, re.escape("model 'b' has two elements named 'l' (the first, a <link>, at line 5"),
+                     format="sdf")
+        assert e.line == 6
+    else:
+        assert load_model(text, format="sdf").name == "robot"
+
+
+def test_two_worlds_of_one_name_are_refused(tmp_path):
+    """libsdformat: "World with name[w] already exists. Each world must have a unique name" (seed 20261221; the
+    first was read)."""
+    text = _world("").replace("</sdf>", '<world name="w"><model name="other"><link name="l"/></model></world>\n</sdf>')
+    assert _libsdformat_accepts(text, tmp_path) in (False, None)
+    _refused(text, "two top-level worlds are named 'w'", format="sdf")
+
+
+@pytest.mark.parametrize("material, refused", [
+    ("<pbr><metal/></pbr>", False),
+    ("<pbr><specular/><metal/></pbr>", False),
+    ("<pbr><metal/>\n<time>1.5</time></pbr>", True),
+    ('<pbr><metal/>\n<gz:x xmlns:gz="http://gazebosim.org/schema"/></pbr>', True),
+])
+def test_a_pbr_material_holds_workflows_only(material, refused, tmp_path):
+    """libsdformat reads each child of <pbr> as a workflow and refuses the file for another ("the provided SDF
+    element is not <metal> or <specular>"), even a namespaced one (seed 20261221, in a particle emitter's material)."""
+    text = _model(f'<link name="l"><visual name="v"><geometry><box><size>1 1 1</size></box></geometry>'
+                  f'<material>{material}</material></visual></link>')
+    assert _libsdformat_accepts(text, tmp_path) in ((not refused), None)
+    if refused:
+        e = _refused(text, r"in <pbr>: a PBR material holds <metal> and <specular> workflows only", format="sdf")
+        assert e.line == 5 and ("<time>" in str(e) or "<gz:x>" in str(e))
+    else:
+        load_model(text, format="sdf")
+
+
+@pytest.mark.parametrize("element", [
+    '<link>0.05 0.04 0.1 1.0</link>',  # (no name: libsdformat copies it, a link is not a light's)
+    '<model>1</model>',
+    '<actor/>',
+])
+def test_an_element_of_the_specification_in_another_s_place_is_copied_unchecked(element, tmp_path):
+    """libsdformat copies an element its parent does not define ("not defined in SDF. Copying[link] as children of
+    [light]") without a check, even one whose tag the specification defines elsewhere; the reader judged its
+    attributes by its tag and refused a <link> without a name in a <light> (seed 20261221)."""
+    text = _world(f'<light name="sun" type="directional">{element}</light>')
+    assert _libsdformat_accepts(text, tmp_path) in (True, None)
+    assert load_model(text, format="sdf").name == "robot"

@@ -570,8 +570,8 @@ def find_children(el: etree._Element, tag: str) -> list[etree._Element]:
 
 
 def describe(el: etree._Element) -> str:
-    name = el.get("name")
-    return f"<{el.tag} name='{name}'>" if name is not None else f"<{el.tag}>"
+    name, tag = el.get("name"), shown_tag(el) if isinstance(el.tag, str) else el.tag
+    return f"<{tag} name='{name}'>" if name is not None else f"<{tag}>"
 
 
 class XmlReader:

@@ -20,8 +20,9 @@ from ...model.transforms import IDENTITY, make_transform, quat_to_matrix, rpy_to
 from ..base import Diagnostics
 from ..common import remembered_transform
 from ..numbers import MAX_NUMBER_CHARS
-from ..xmlutil import XmlReader, find_child, find_children, parse_xml
+from ..xmlutil import XmlReader, find_child, find_children, parse_xml, shown_tag
 from .value_types import (
+    CHILDREN,
     KNOWN_ELEMENTS,
     REQUIRED_ATTRIBUTES,
     REQUIRED_ATTRIBUTES_IN,
@@ -341,14 +342,16 @@ def _check_value(r: XmlReader, el: etree._Element, raw: str, kind: str) -> None:
 
 
 def _in_custom_element(el: etree._Element) -> bool:
-    """Whether `el` is inside an element the specification does not define, whose content libsdformat copies
-    without a check (un-namespaced custom content: `<custom_stuff><ode><mu>-1</mu>`). Asked only before a
-    refusal, so that a valid file pays nothing for it."""
-    parent = el.getparent()
+    """Whether `el` is, or is inside, an element the specification does not define where it stands, which
+    libsdformat copies with what it holds without a check (un-namespaced custom content:
+    `<custom_stuff><ode><mu>-1</mu>`; an element of the specification in another's place: a <link> in a <light>).
+    Asked only before a refusal, so that a valid file pays nothing for it."""
+    node, parent = el, el.getparent()
     while parent is not None:
-        if isinstance(parent.tag, str) and parent.tag not in KNOWN_ELEMENTS:
+        if isinstance(parent.tag, str) and (parent.tag not in KNOWN_ELEMENTS
+                                            or node.tag not in CHILDREN.get(parent.tag, ())):
             return True
-        parent = parent.getparent()
+        node, parent = parent, parent.getparent()
     return False
 
 
@@ -508,7 +511,7 @@ _KEYWORD_OF = {tag: (attr, allowed) for (tag, attr), allowed in _KEYWORDS.items(
 # models the reader does not read (a world's others: a model named "" there was read)
 _READ_WITH_NAMES = frozenset(("link", "joint", "frame", "model", "visual", "collision"))
 _ATTRIBUTE_TAGS = tuple(sorted({t for _, t in REQUIRED_ATTRIBUTES} | {t for _, _, t in REQUIRED_ATTRIBUTES_IN}
-                               | set(_KEYWORD_OF) | {"script", "submesh"}))  # (in a world: its other models' too)
+                               | set(_KEYWORD_OF) | {"script", "submesh", "pbr"}))  # (in a world: its other models' too)
 # and where the document holds one model, the one read: its sensors' name and type are judged as they are read too,
 # and what requires attributes only in a world is not there (a joint's <physics> requires none, a world's its type)
 _ATTRIBUTE_TAGS_OF_MODEL = tuple(t for t in _ATTRIBUTE_TAGS if t not in _READ_WITH_NAMES
@@ -570,6 +573,11 @@ def _attribute_problem(el: etree._Element) -> tuple[etree._Element, str] | None:
             return el, "a <submesh> needs a <name> (libsdformat refuses one without)"
     elif tag == "shader" and (el.get("type") or "").startswith("normal_map") and find_child(el, "normal_map") is None:
         return el, f"a {el.get('type')} <shader> needs a <normal_map> (libsdformat refuses one without)"
+    elif tag == "pbr":  # (libsdformat reads each child as a workflow: "the provided SDF element is not <metal>")
+        other = next((c for c in el if isinstance(c.tag, str) and c.tag not in ("metal", "specular")), None)
+        if other is not None:
+            return other, (f"<{shown_tag(other)}> in <pbr>: a PBR material holds <metal> and <specular> workflows "
+                           "only (libsdformat refuses anything else there)")
     return None
 
 

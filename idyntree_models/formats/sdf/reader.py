@@ -115,14 +115,15 @@ def read_sdf(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> SdfG
     root, r, version = read_document(text, diag.source, diag)
     policy = IncludePolicy.for_load(options.base_dir, options.search_paths, options.allow_include_outside)
     g_frames = FrameGraph(options, diag, policy)
-    names = [m.get("name") for m in find_children(root, "model")]
-    dup = next((n for n in names if names.count(n) > 1), None)
-    if dup is not None:
-        raise r.error(root, f"two top-level models are named '{dup}'")
+    for tag in ("model", "world"):  # (libsdformat: "World with name[w] already exists")
+        names = [(m.get("name") or "").strip() for m in find_children(root, tag)]
+        dup = next((n for n in names if names.count(n) > 1), None)
+        if dup is not None:
+            raise r.error(root, f"two top-level {tag}s are named '{dup}'")
     check_values(r, root, version)  # (the whole document, as libsdformat: a world's lights and other models too)
-    for w in find_children(root, "world"):
-        _check_world(g_frames, w, r, version)
     top, world = _choose_model(g_frames, root, r, version, options.base_dir)
+    for w in find_children(root, "world"):
+        _check_world(g_frames, w, r, version, top.el)
     if world is not None:
         _name_the_rest_of_the_world(find_child(root, "world"), top, diag)
     world_el = find_child(root, "world")
@@ -239,21 +240,50 @@ def _own_file(source: str | None) -> tuple[str, ...]:
 _UNIQUE_IN_WORLD = frozenset(("model", "frame", "light", "actor", "physics"))  # (libsdformat 12's World::Load)
 
 
-def _check_model_has_links(r: XmlReader, el: etree._Element) -> None:
-    """A model of the world, and each model nested in it, holds a link or a nested model unless it is static, as
-    libsdformat's Model::Load asks (an <include> may bring either: it counts).  The model read is judged so by the
-    frame graph; this is for the others, whose emptiness the reader would never see."""
-    if not any(isinstance(c.tag, str) and c.tag in ("link", "model", "include") for c in el) \
-            and not child_bool(r, el, "static", False):
-        raise r.error(el, f"model '{(el.get('name') or '').strip()}' has no links (a model must have at least one "
-                          f"link; libsdformat refuses the world)")
-    for c in find_children(el, "model"):  # (not iter(): a plugin's content is not SDF)
-        _check_model_has_links(r, c)
+def _check_other_model(r: XmlReader, el: etree._Element, version: tuple[int, int]) -> None:
+    """What libsdformat refuses in a world's model that is not read, and in each model nested in it: no link nor
+    nested model unless static (Model::Load's "A model must have at least one link"; an <include> may bring either:
+    it counts); two links, joints, frames or nested models of one name, or from SDF 1.7 two of these of any kinds;
+    two visuals, collisions, sensors, lights or particle emitters of one name in a link, two sensors in a joint.
+    The model read is judged so by the frame graph; in the others, the reader would never see it."""
+    name = (el.get("name") or "").strip()
+    kids = [c for c in el if isinstance(c.tag, str)]
+    if not any(c.tag in ("link", "model", "include") for c in kids) and not child_bool(r, el, "static", False):
+        raise r.error(el, f"model '{name}' has no links (a model must have at least one link; libsdformat refuses "
+                          f"the world)")
+    _unique_children(r, el, kids, _UNIQUE_IN_MODEL, f"model '{name}'", across=version >= (1, 7))
+    for c in kids:
+        if c.tag == "model":  # (not iter(): a plugin's content is not SDF)
+            _check_other_model(r, c, version)
+        elif c.tag in ("link", "joint"):
+            _unique_children(r, c, [k for k in c if isinstance(k.tag, str)],
+                             _UNIQUE_IN_LINK if c.tag == "link" else ("sensor",),
+                             f"{c.tag} '{(c.get('name') or '').strip()}' of model '{name}'", across=False)
 
 
-def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: tuple[int, int]) -> None:
+_UNIQUE_IN_MODEL = ("link", "joint", "frame", "model")
+_UNIQUE_IN_LINK = ("visual", "collision", "sensor", "light", "particle_emitter")
+
+
+def _unique_children(r: XmlReader, el: etree._Element, kids: list[etree._Element], tags: tuple[str, ...],
+                     where: str, across: bool) -> None:
+    seen: dict[tuple[str, str], etree._Element] = {}
+    for c in kids:
+        if c.tag not in tags:
+            continue
+        name = (c.get("name") or "").strip()
+        first = seen.setdefault(("" if across else c.tag, name), c)
+        if first is not c:
+            what, other = (f"<{c.tag}>", "") if first.tag == c.tag else ("elements", f", a <{first.tag}>,")
+            raise r.error(c, f"{where} has two {what} named '{name}' (the first{other} at line {first.sourceline}; "
+                             "libsdformat refuses the world)")
+
+
+def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: tuple[int, int],
+                 chosen: etree._Element | None) -> None:
     """World-level frames and model poses must name world-level frames or models (no cycles); the names of the
-    world's models, frames, lights, actors and physics are unique per kind, and every model has a link.
+    world's models, frames, lights, actors and physics are unique per kind, and its models but `chosen` (the one
+    read, which the frame graph judges) are judged by _check_other_model.
 
     libsdformat refuses the whole world otherwise ("model with name[a] already exists", "A model must have at
     least one link"): read, the model asked for by name was one of two, or the world's broken models went
@@ -288,8 +318,8 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
                     fg.diag.warn(f"{fg.diag.at(frame)}: world '{world.get('name')}' has a model and a frame named "
                                  f"'{name}': the name is the model's, as libsdformat renames the frame "
                                  f"'{name}_frame' (`ign sdf -k` refuses the file)")
-        if c.tag == "model":
-            _check_model_has_links(r, c)
+        if c.tag == "model" and c is not chosen:
+            _check_other_model(r, c, version)
 
     def check(el: etree._Element, ref: str, what: str) -> None:
         if ref[:2] == "__" and reserved_name(ref):  # (the test first: a call per reference)

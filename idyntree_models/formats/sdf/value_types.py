@@ -726,3 +726,443 @@ KNOWN_ELEMENTS: frozenset[str] = frozenset({
     'wind', 'world', 'world_frame_orientation', 'wrench', 'x', 'xyz',
     'y', 'z',
 })
+# the elements the specification defines in each element (by tag, over all its definitions): one of another
+# tag there is one libsdformat copies without a check (a <link> in a <light>), and so is what it holds
+CHILDREN: dict[str, frozenset[str]] = {
+    'actor': frozenset((
+        'animation', 'joint', 'link', 'plugin',
+        'pose', 'script', 'skin',
+    )),
+    'air_pressure': frozenset((
+        'pressure', 'reference_altitude',
+    )),
+    'altimeter': frozenset((
+        'vertical_position', 'vertical_velocity',
+    )),
+    'angular_velocity': frozenset((
+        'x', 'y', 'z',
+    )),
+    'animation': frozenset((
+        'filename', 'interpolate_x', 'scale',
+    )),
+    'atmosphere': frozenset((
+        'pressure', 'temperature', 'temperature_gradient',
+    )),
+    'attenuation': frozenset((
+        'constant', 'linear', 'quadratic', 'range',
+    )),
+    'audio': frozenset((
+        'device',
+    )),
+    'audio_source': frozenset((
+        'contact', 'gain', 'loop', 'pitch',
+        'pose', 'uri',
+    )),
+    'axis': frozenset((
+        'dynamics', 'limit', 'xyz',
+    )),
+    'axis2': frozenset((
+        'dynamics', 'limit', 'xyz',
+    )),
+    'battery': frozenset((
+        'voltage',
+    )),
+    'blend': frozenset((
+        'fade_dist', 'min_height',
+    )),
+    'bounce': frozenset((
+        'restitution_coefficient', 'threshold',
+    )),
+    'box': frozenset((
+        'size',
+    )),
+    'bullet': frozenset((
+        'constraints', 'fdir1', 'friction', 'friction2',
+        'kd', 'kp', 'rolling_friction', 'soft_cfm',
+        'soft_erp', 'solver', 'split_impulse', 'split_impulse_penetration_threshold',
+    )),
+    'camera': frozenset((
+        'box_type', 'clip', 'depth_camera', 'distortion',
+        'horizontal_fov', 'image', 'lens', 'noise',
+        'pose', 'projection_type', 'save', 'segmentation_type',
+        'track_visual', 'view_controller', 'visibility_mask',
+    )),
+    'capsule': frozenset((
+        'length', 'radius',
+    )),
+    'clip': frozenset((
+        'far', 'near',
+    )),
+    'clouds': frozenset((
+        'ambient', 'direction', 'humidity', 'mean_size',
+        'speed',
+    )),
+    'collision': frozenset((
+        'geometry', 'laser_retro', 'max_contacts', 'pose',
+        'surface',
+    )),
+    'constraints': frozenset((
+        'cfm', 'contact_max_correcting_vel', 'contact_surface_layer', 'erp',
+        'split_impulse', 'split_impulse_penetration_threshold',
+    )),
+    'contact': frozenset((
+        'bullet', 'category_bitmask', 'collide_bitmask', 'collide_without_contact',
+        'collide_without_contact_bitmask', 'collision', 'dissipation', 'dynamic_friction',
+        'elastic_modulus', 'ode', 'override_impact_capture_velocity', 'override_stiction_transition_velocity',
+        'plastic_coef_restitution', 'plastic_impact_velocity', 'poissons_ratio', 'static_friction',
+        'stiffness', 'topic', 'viscous_friction',
+    )),
+    'custom_function': frozenset((
+        'c1', 'c2', 'c3', 'f',
+        'fun',
+    )),
+    'cylinder': frozenset((
+        'length', 'radius',
+    )),
+    'dart': frozenset((
+        'bone_attachment', 'collision_detector', 'damping', 'flesh_mass_fraction',
+        'solver', 'stiffness',
+    )),
+    'deletions': frozenset((
+        'name',
+    )),
+    'depth_camera': frozenset((
+        'clip', 'output',
+    )),
+    'distortion': frozenset((
+        'center', 'k1', 'k2', 'k3',
+        'p1', 'p2',
+    )),
+    'distribution': frozenset((
+        'cols', 'rows', 'step', 'type',
+    )),
+    'dynamics': frozenset((
+        'damping', 'friction', 'spring_reference', 'spring_stiffness',
+    )),
+    'ellipsoid': frozenset((
+        'radii',
+    )),
+    'fog': frozenset((
+        'color', 'density', 'end', 'start',
+        'type',
+    )),
+    'force': frozenset((
+        'x', 'y', 'z',
+    )),
+    'force_torque': frozenset((
+        'force', 'frame', 'measure_direction', 'torque',
+    )),
+    'frame': frozenset((
+        'pose',
+    )),
+    'friction': frozenset((
+        'bullet', 'ode', 'torsional',
+    )),
+    'geometry': frozenset((
+        'box', 'capsule', 'cylinder', 'ellipsoid',
+        'empty', 'heightmap', 'image', 'mesh',
+        'plane', 'polyline', 'sphere',
+    )),
+    'gps': frozenset((
+        'position_sensing', 'velocity_sensing',
+    )),
+    'grasp_check': frozenset((
+        'attach_steps', 'detach_steps', 'min_contact_count',
+    )),
+    'gripper': frozenset((
+        'grasp_check', 'gripper_link', 'palm_link',
+    )),
+    'gui': frozenset((
+        'camera', 'plugin',
+    )),
+    'heightmap': frozenset((
+        'blend', 'pos', 'sampling', 'size',
+        'texture', 'uri', 'use_terrain_paging',
+    )),
+    'horizontal': frozenset((
+        'max_angle', 'min_angle', 'noise', 'resolution',
+        'samples',
+    )),
+    'image': frozenset((
+        'format', 'granularity', 'height', 'scale',
+        'threshold', 'uri', 'width',
+    )),
+    'imu': frozenset((
+        'angular_velocity', 'enable_orientation', 'linear_acceleration', 'orientation_reference_frame',
+    )),
+    'include': frozenset((
+        'name', 'placement_frame', 'plugin', 'pose',
+        'static', 'uri',
+    )),
+    'inertia': frozenset((
+        'ixx', 'ixy', 'ixz', 'iyy',
+        'iyz', 'izz',
+    )),
+    'inertial': frozenset((
+        'inertia', 'mass', 'pose',
+    )),
+    'insertions': frozenset((
+        'light', 'model',
+    )),
+    'intrinsics': frozenset((
+        'cx', 'cy', 'fx', 'fy',
+        's',
+    )),
+    'joint': frozenset((
+        'angle', 'axis', 'axis2', 'child',
+        'gearbox_ratio', 'gearbox_reference_body', 'parent', 'physics',
+        'pose', 'sensor', 'thread_pitch',
+    )),
+    'lens': frozenset((
+        'custom_function', 'cutoff_angle', 'env_texture_size', 'intrinsics',
+        'scale_to_hfov', 'type',
+    )),
+    'lidar': frozenset((
+        'noise', 'range', 'scan',
+    )),
+    'light': frozenset((
+        'attenuation', 'cast_shadows', 'diffuse', 'direction',
+        'intensity', 'pose', 'specular', 'spot',
+    )),
+    'limit': frozenset((
+        'cfm', 'dissipation', 'effort', 'erp',
+        'lower', 'stiffness', 'upper', 'velocity',
+    )),
+    'linear_acceleration': frozenset((
+        'x', 'y', 'z',
+    )),
+    'link': frozenset((
+        'acceleration', 'audio_sink', 'audio_source', 'battery',
+        'collision', 'enable_wind', 'gravity', 'inertial',
+        'kinematic', 'light', 'must_be_base_link', 'particle_emitter',
+        'pose', 'projector', 'self_collide', 'sensor',
+        'velocity', 'velocity_decay', 'visual', 'wrench',
+    )),
+    'logical_camera': frozenset((
+        'aspect_ratio', 'far', 'horizontal_fov', 'near',
+    )),
+    'magnetometer': frozenset((
+        'x', 'y', 'z',
+    )),
+    'material': frozenset((
+        'ambient', 'diffuse', 'double_sided', 'emissive',
+        'lighting', 'pbr', 'render_order', 'script',
+        'shader', 'specular',
+    )),
+    'mesh': frozenset((
+        'scale', 'submesh', 'uri',
+    )),
+    'meta': frozenset((
+        'layer',
+    )),
+    'metal': frozenset((
+        'albedo_map', 'ambient_occlusion_map', 'emissive_map', 'environment_map',
+        'light_map', 'metalness', 'metalness_map', 'normal_map',
+        'roughness', 'roughness_map',
+    )),
+    'model': frozenset((
+        'allow_auto_disable', 'enable_wind', 'frame', 'gripper',
+        'include', 'joint', 'link', 'model',
+        'plugin', 'pose', 'scale', 'self_collide',
+        'static',
+    )),
+    'noise': frozenset((
+        'bias_mean', 'bias_stddev', 'dynamic_bias_correlation_time', 'dynamic_bias_stddev',
+        'mean', 'precision', 'stddev', 'type',
+    )),
+    'ode': frozenset((
+        'bounce', 'cfm', 'cfm_damping', 'constraints',
+        'erp', 'fdir1', 'fudge_factor', 'implicit_spring_damper',
+        'kd', 'kp', 'limit', 'max_force',
+        'max_vel', 'min_depth', 'mu', 'mu2',
+        'slip', 'slip1', 'slip2', 'soft_cfm',
+        'soft_erp', 'solver', 'suspension', 'velocity',
+    )),
+    'orientation_reference_frame': frozenset((
+        'custom_rpy', 'grav_dir_x', 'localization',
+    )),
+    'particle_emitter': frozenset((
+        'color_end', 'color_range_image', 'color_start', 'duration',
+        'emitting', 'lifetime', 'material', 'max_velocity',
+        'min_velocity', 'particle_scatter_ratio', 'particle_size', 'pose',
+        'rate', 'scale_rate', 'size', 'topic',
+    )),
+    'pbr': frozenset((
+        'metal', 'specular',
+    )),
+    'physics': frozenset((
+        'bullet', 'dart', 'max_contacts', 'max_step_size',
+        'ode', 'provide_feedback', 'real_time_factor', 'real_time_update_rate',
+        'simbody',
+    )),
+    'plane': frozenset((
+        'normal', 'size',
+    )),
+    'polyline': frozenset((
+        'height', 'point',
+    )),
+    'population': frozenset((
+        'box', 'cylinder', 'distribution', 'model',
+        'model_count', 'pose',
+    )),
+    'position_sensing': frozenset((
+        'horizontal', 'vertical',
+    )),
+    'pressure': frozenset((
+        'noise',
+    )),
+    'projector': frozenset((
+        'far_clip', 'fov', 'near_clip', 'plugin',
+        'pose', 'texture',
+    )),
+    'range': frozenset((
+        'max', 'min', 'resolution',
+    )),
+    'ray': frozenset((
+        'noise', 'range', 'scan',
+    )),
+    'road': frozenset((
+        'material', 'point', 'width',
+    )),
+    'save': frozenset((
+        'path',
+    )),
+    'scan': frozenset((
+        'horizontal', 'vertical',
+    )),
+    'scene': frozenset((
+        'ambient', 'background', 'fog', 'grid',
+        'origin_visual', 'shadows', 'sky',
+    )),
+    'script': frozenset((
+        'auto_start', 'delay_start', 'loop', 'name',
+        'trajectory', 'uri',
+    )),
+    'sdf': frozenset((
+        'actor', 'light', 'model', 'world',
+    )),
+    'sensor': frozenset((
+        'air_pressure', 'altimeter', 'always_on', 'camera',
+        'contact', 'enable_metrics', 'force_torque', 'gps',
+        'imu', 'lidar', 'logical_camera', 'magnetometer',
+        'plugin', 'pose', 'ray', 'rfid',
+        'rfidtag', 'sonar', 'topic', 'transceiver',
+        'update_rate', 'visualize',
+    )),
+    'shader': frozenset((
+        'normal_map',
+    )),
+    'simbody': frozenset((
+        'accuracy', 'contact', 'max_transient_velocity', 'min_step_size',
+        'must_be_loop_joint',
+    )),
+    'skin': frozenset((
+        'filename', 'scale',
+    )),
+    'sky': frozenset((
+        'clouds', 'sunrise', 'sunset', 'time',
+    )),
+    'soft_contact': frozenset((
+        'dart',
+    )),
+    'solver': frozenset((
+        'friction_model', 'island_threads', 'iters', 'min_step_size',
+        'precon_iters', 'solver_type', 'sor', 'thread_position_correction',
+        'type', 'use_dynamic_moi_rescaling',
+    )),
+    'sonar': frozenset((
+        'geometry', 'max', 'min', 'radius',
+    )),
+    'specular': frozenset((
+        'albedo_map', 'ambient_occlusion_map', 'emissive_map', 'environment_map',
+        'glossiness', 'glossiness_map', 'light_map', 'normal_map',
+        'specular_map',
+    )),
+    'sphere': frozenset((
+        'radius',
+    )),
+    'spherical_coordinates': frozenset((
+        'elevation', 'heading_deg', 'latitude_deg', 'longitude_deg',
+        'surface_model', 'world_frame_orientation',
+    )),
+    'spot': frozenset((
+        'falloff', 'inner_angle', 'outer_angle',
+    )),
+    'state': frozenset((
+        'deletions', 'insertions', 'iterations', 'light',
+        'model', 'real_time', 'sim_time', 'wall_time',
+    )),
+    'submesh': frozenset((
+        'center', 'name',
+    )),
+    'surface': frozenset((
+        'bounce', 'contact', 'friction', 'soft_contact',
+    )),
+    'suspension': frozenset((
+        'cfm', 'erp',
+    )),
+    'texture': frozenset((
+        'diffuse', 'normal', 'size',
+    )),
+    'torque': frozenset((
+        'x', 'y', 'z',
+    )),
+    'torsional': frozenset((
+        'coefficient', 'ode', 'patch_radius', 'surface_radius',
+        'use_patch_radius',
+    )),
+    'track_visual': frozenset((
+        'inherit_yaw', 'max_dist', 'min_dist', 'name',
+        'static', 'use_model_frame', 'xyz',
+    )),
+    'trajectory': frozenset((
+        'waypoint',
+    )),
+    'transceiver': frozenset((
+        'essid', 'frequency', 'gain', 'max_frequency',
+        'min_frequency', 'power', 'sensitivity',
+    )),
+    'velocity_decay': frozenset((
+        'angular', 'linear',
+    )),
+    'velocity_sensing': frozenset((
+        'horizontal', 'vertical',
+    )),
+    'vertical': frozenset((
+        'max_angle', 'min_angle', 'noise', 'resolution',
+        'samples',
+    )),
+    'vertical_position': frozenset((
+        'noise',
+    )),
+    'vertical_velocity': frozenset((
+        'noise',
+    )),
+    'visual': frozenset((
+        'cast_shadows', 'geometry', 'laser_retro', 'material',
+        'meta', 'plugin', 'pose', 'transparency',
+        'visibility_flags',
+    )),
+    'waypoint': frozenset((
+        'pose', 'time',
+    )),
+    'wind': frozenset((
+        'linear_velocity',
+    )),
+    'world': frozenset((
+        'actor', 'atmosphere', 'audio', 'frame',
+        'gravity', 'gui', 'include', 'light',
+        'magnetic_field', 'model', 'physics', 'plugin',
+        'population', 'road', 'scene', 'spherical_coordinates',
+        'state', 'wind',
+    )),
+    'x': frozenset((
+        'noise',
+    )),
+    'y': frozenset((
+        'noise',
+    )),
+    'z': frozenset((
+        'noise',
+    )),
+}
