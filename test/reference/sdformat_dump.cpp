@@ -30,8 +30,11 @@ std::string esc(const std::string &s) {
       out += c;
     } else if (c == '\n') {
       out += "\\n";
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += ' ';
+    } else if (static_cast<unsigned char>(c) < 0x20) {  // as JSON escapes: a name may hold any character
+      static const char hex[] = "0123456789abcdef";
+      out += "\\u00";
+      out += hex[(c >> 4) & 0xf];
+      out += hex[c & 0xf];
     } else {
       out += c;
     }
