@@ -1037,3 +1037,19 @@ def test_an_element_of_the_specification_in_another_s_place_is_copied_unchecked(
     text = _world(f'<light name="sun" type="directional">{element}</light>')
     assert _libsdformat_accepts(text, tmp_path) in (True, None)
     assert load_model(text, format="sdf").name == "robot"
+
+
+@pytest.mark.parametrize("pose, message", [
+    ('<pose rotation_format="quat"/>', "rotation_format must be euler_rpy or quat_xyzw, got 'quat'"),
+    ('<pose degrees="a::b"/>', "degrees must be true/false/1/0, got 'a::b'"),
+])
+@pytest.mark.parametrize("where", ["model", "other model"])
+def test_the_attributes_of_an_empty_pose_are_judged(pose, message, where, tmp_path):
+    """libsdformat refuses an empty pose's unknown rotation format or malformed degrees ("Undefined attribute
+    //pose[@rotation_format='quat']", "Invalid boolean value"); an empty pose was the identity whatever its
+    attributes, and in a world's other model not looked at (fuzz_reference.py --format sdf seed 20261225)."""
+    body = f'<link name="l"/><frame name="f">\n{pose}</frame>'
+    text = _model(body) if where == "model" else _world(f'<model name="b">{body}</model>')
+    assert _libsdformat_accepts(text, tmp_path) in (False, None)
+    e = _refused(text, re.escape(message), format="sdf")
+    assert e.line == (5 if where == "model" else 6)

@@ -270,6 +270,8 @@ def _pose_transform(r: XmlReader, el: etree._Element) -> np.ndarray:
     degrees = bool(raw_degrees) and not raw_degrees.isspace() and r.parse_bool(el, raw_degrees, "degrees")
     if degrees and fmt == "quat_xyzw":
         raise r.error(el, "degrees=\"true\" applies to euler_rpy poses, not to a quat_xyzw one (libsdformat refuses it)")
+    if fmt not in ("euler_rpy", "quat_xyzw"):  # (libsdformat refuses it on an empty pose too)
+        raise r.error(el, f"rotation_format must be euler_rpy or quat_xyzw, got '{fmt}'")
     raw = r.text(el)
     if not raw:
         return IDENTITY
@@ -279,8 +281,6 @@ def _pose_transform(r: XmlReader, el: etree._Element) -> np.ndarray:
         if not unit_quaternions(q)[1] >= 1e-12:
             raise r.error(el, "the pose quaternion has zero length")
         return make_transform(quat_to_matrix(q), v[:3])
-    if fmt != "euler_rpy":
-        raise r.error(el, f"rotation_format must be euler_rpy or quat_xyzw, got '{fmt}'")
     v = r.floats_list(el, raw, "<pose> value (x y z roll pitch yaw)", 6)
     rpy = np.radians(v[3:]) if degrees else v[3:]
     return remembered_transform("rpy", rpy, rpy_to_matrix, v)
@@ -453,6 +453,8 @@ def check_values(r: XmlReader, root: etree._Element, version: tuple[int, int]) -
         raw = raw.strip() if raw is not None else ""
         tag = el.tag
         if not raw:
+            if tag == "pose" and len(el.attrib) > ("relative_to" in el.attrib):  # (its degrees, rotation_format)
+                read_pose(r, el, (1, 11), check_only=True)
             if tag in _REQUIRED_TAGS:
                 _check_not_required(r, el)
             continue
