@@ -467,6 +467,23 @@ def test_skeletons_of_one_name_are_named_and_read_as_dart_names_them(tmp_path):
 
 
 @needs_dartpy
+@pytest.mark.parametrize("first", ['name=""', ""])
+def test_a_skeleton_without_a_name_is_named_as_dart_names_it(tmp_path, first):
+    """DART names a skeleton without a name, or with an empty one, `skeleton` (then `skeleton(1)`); the reader
+    listed it as '' and could not load it by the name DART gives it (fuzz_reference.py --format skel, seed
+    20261226)."""
+    body = ('<body name="a"><inertia><mass>1</mass></inertia></body>'
+            '<joint type="free" name="j"><parent>world</parent><child>a</child></joint>')
+    path = tmp_path / "unnamed.skel"
+    path.write_text(f'<skel><world name="w"><skeleton {first}>{body}</skeleton><skeleton name="skeleton">{body}'
+                    '</skeleton></world></skel>')
+    ref = dart_reference(path)
+    assert [sk["name"] for sk in ref["skeletons"]] == ["skeleton", "skeleton(1)"], ref
+    assert compare_with_dart(path, ref) == 2
+    assert load_model(path).metadata["skel_skeletons"] == ["skeleton", "skeleton(1)"]
+
+
+@needs_dartpy
 def test_a_free_body_named_world_is_said_to_lose_its_pose_and_freedom_where_it_does(tmp_path):
     """DART reads a body named `world` like any other: here the free root of the skeleton, at z = 1. URDF, SDF and
     JSON wrote it at the origin, and MJCF as its world body (welded, its child at the wrong height), without a word:

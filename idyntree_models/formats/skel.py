@@ -475,11 +475,12 @@ def _said(what: str, el: etree._Element, me, inside: str, after: str) -> str:
 
 # -- skeleton ---------------------------------------------------------------------------------
 def _skeleton_names(skeletons: list[etree._Element]) -> list[str]:
-    """The skeletons' names as DART's world names them: a name already taken gets `(1)`, `(2)`, ... (its
-    NameManager), so that every skeleton of the file can be chosen (two named `s` made the second unreachable)."""
+    """The skeletons' names as DART's world names them: none or an empty one is `skeleton`, and a name already
+    taken gets `(1)`, `(2)`, ... (its NameManager), so that every skeleton of the file can be chosen (two named `s`
+    made the second unreachable; a skeleton named "" could not be chosen by the name DART gives it)."""
     out: list[str] = []
     for s in skeletons:
-        name = s.get("name", "")
+        name = s.get("name") or "skeleton"
         k, unique = 0, name
         while unique in out:
             k += 1
