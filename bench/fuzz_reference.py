@@ -28,6 +28,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -147,6 +148,9 @@ for line in sys.stdin:
 """
 
 
+HANG_S = 60.0  # a reference's answer to one case takes well under a second
+
+
 class _IDynTree:
     """iDynTree in a worker process: it crashes on some inputs (a segmentation fault), which must not end the run."""
 
@@ -160,6 +164,10 @@ class _IDynTree:
                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                          errors="replace")  # (the library prints what it reads, any bytes)
         assert self.proc.stdin is not None and self.proc.stdout is not None
+        # a case the library never finishes (DART loops on a soft sphere of <num_slices>0) is counted as a crash:
+        # the worker is killed after HANG_S, which ends the read below
+        watchdog = threading.Timer(HANG_S, self.proc.kill)
+        watchdog.start()
         try:
             self.proc.stdin.write(f"{path}\n")
             self.proc.stdin.flush()
@@ -168,6 +176,8 @@ class _IDynTree:
                 line = self.proc.stdout.readline()
         except BrokenPipeError:  # (it crashed before reading the case)
             line = ""
+        finally:
+            watchdog.cancel()
         if not line:
             self.proc.wait(timeout=30)
             return None  # (it crashed on this case)
