@@ -10,8 +10,9 @@ setting a required parameter"), where an optional one takes its default; REQUIRE
 give a value's bounds (min, max): libsdformat refuses a value outside them ("Error reading element <mu>");
 VALUE_RANGES lists them, where every definition of (parent tag, tag) gives the same. And some attributes are
 required: libsdformat refuses an element without one, or with a blank one ("Required attribute[type] in
-element[light] is not specified"); REQUIRED_ATTRIBUTES lists them. CHILDREN and KNOWN_ELEMENTS say where an
-element is the specification's: anything else libsdformat copies unchecked.
+element[light] is not specified"); REQUIRED_ATTRIBUTES lists them. CHILDREN (with CONVERTED_BELOW, what the
+version converters move into place, and NEWER_CHILDREN) says where an element is the specification's: anything
+else libsdformat copies unchecked.
 """
 
 from __future__ import annotations
@@ -33,22 +34,19 @@ class Found:
     types: dict[tuple[str, str], set[str]] = field(default_factory=dict)  # (parent, tag) -> value types
     required: dict[tuple[str, str, str], set[bool]] = field(default_factory=dict)  # (grandparent, parent, tag)
     ranges: dict[tuple[str, str, str], set] = field(default_factory=dict)  # the same -> {(min, max)}
-    names: set[str] = field(default_factory=lambda: {"sdf"})  # every element name
     children: dict[str, set[str]] = field(default_factory=dict)  # parent tag -> the child tags any of its kind has
     attributes: dict[tuple[str, str, str], set[tuple[str, ...]]] = field(default_factory=dict)  # the same -> required
 
 
 def walk(spec: Path, el: etree._Element, parent: str | None, grandparent: str | None, found: Found,
          seen: set) -> None:
-    """Record what `el` and the elements it holds say (types, required="1", min and max, names), following
+    """Record what `el` and the elements it holds say (types, required="1", min and max, children), following
     <include filename>."""
     name = el.get("name")
-    if name and name != "__default__":
-        found.names.add(name)
-        if parent:
-            found.children.setdefault(parent, set()).add(name)
-            needed = tuple(sorted(a.get("name") for a in el.findall("attribute") if a.get("required") == "1"))
-            found.attributes.setdefault((grandparent or "", parent, name), set()).add(needed)
+    if name and name != "__default__" and parent:
+        found.children.setdefault(parent, set()).add(name)
+        needed = tuple(sorted(a.get("name") for a in el.findall("attribute") if a.get("required") == "1"))
+        found.attributes.setdefault((grandparent or "", parent, name), set()).add(needed)
     kind = CHECKED.get(el.get("type") or "", "text")  # (text: a string, a pose, ... not checked as a number)
     if el.get("type") and parent and name and name != "__default__":
         found.types.setdefault((parent, name), set()).add(kind)
@@ -66,6 +64,42 @@ def walk(spec: Path, el: etree._Element, parent: str | None, grandparent: str | 
             path = spec / child.get("filename")
             if path.is_file():  # (libsdformat 12 ships sensor.sdf naming a navsat.sdf it does not have)
                 walk(spec, etree.parse(str(path)).getroot(), name, parent, found, seen)
+
+
+# the children of navsat.sdf, which libsdformat 12's sensor.sdf includes and builds in, but Debian's
+# libsdformat-dev does not ship (walk skips it): SDF 1.9's navsat sensor
+NAVSAT_CHILDREN = {"sensor": ("navsat",), "navsat": ("position_sensing", "velocity_sensing"),
+                   "position_sensing": ("horizontal", "vertical"), "velocity_sensing": ("horizontal", "vertical")}
+# the elements SDF 1.10 and 1.11 add where the reader reads them (libsdformat 12 has no description of these
+# versions): defined in documents of those versions
+NEWER_CHILDREN = {"collision": ("auto_inertia_params", "density"), "inertial": ("auto_inertia_params", "density"),
+                  "joint": ("screw_thread_pitch",), "axis": ("mimic",), "axis2": ("mimic",),
+                  "mimic": ("multiplier", "offset", "reference"), "geometry": ("cone",), "cone": ("length", "radius")}
+
+
+def converted(spec_root: Path) -> dict[tuple[int, int], dict[str, set[str]]]:
+    """The (parent, child) places libsdformat's version converters move or map from, by the version below which
+    they apply (X_Y.convert in the directory of version V converts documents older than V): libsdformat converts
+    an older document to its own version before it reads it, so an element there is the specification's too (a
+    SDF 1.5 <physics><gravity>, moved to the world)."""
+    out: dict[tuple[int, int], dict[str, set[str]]] = {}
+
+    def walk(el: etree._Element, context: list[str], found: dict[str, set[str]]) -> None:
+        for c in el:
+            if c.tag == "convert":
+                walk(c, [*context, c.get("name")], found)
+            elif c.tag in ("move", "copy", "map"):
+                src = c.find("from")
+                path = (src.get("element") or src.get("name") or "") if src is not None else ""
+                names = [context[-1], *path.split("::")] if path else []
+                for parent, child in zip(names, names[1:]):
+                    found.setdefault(parent, set()).add(child)
+
+    for directory in sorted(spec_root.glob("1.*")):
+        version = tuple(int(x) for x in directory.name.split("."))
+        for path in directory.glob("*.convert"):
+            walk(etree.parse(str(path)).getroot(), ["sdf"], out.setdefault(version, {}))
+    return {v: found for v, found in out.items() if found}
 
 
 def by_parent(defs: dict[tuple[str, str, str], set], keep) -> tuple[dict, dict]:
@@ -89,6 +123,9 @@ def main() -> None:
     spec = Path(sys.argv[1] if len(sys.argv) > 1 else "/usr/share/sdformat12/1.9")
     found = Found()
     walk(spec, etree.parse(str(spec / "root.sdf")).getroot(), None, None, found, set())
+    if not (spec / "navsat.sdf").is_file():
+        for parent, tags in NAVSAT_CHILDREN.items():
+            found.children.setdefault(parent, set()).update(tags)
     print('"""The value type of each SDFormat element that holds a value, by its parent\'s tag and its own ("text": a')
     print("string, a pose or another type not checked as numbers).")
     print()
@@ -139,13 +176,6 @@ def main() -> None:
         if len(needed) == 1 and next(iter(needed)):
             print(f"    {tag!r}: {next(iter(needed))!r},")
     print("}")
-    print("# every element name of the specification: an element of another name is one libsdformat copies")
-    print("# without a check (a custom element), and so is what it holds")
-    print("KNOWN_ELEMENTS: frozenset[str] = frozenset({")
-    names = sorted(found.names)
-    for i in range(0, len(names), 6):
-        print("    " + " ".join(f"{n!r}," for n in names[i:i + 6]))
-    print("})")
     print("# the elements the specification defines in each element (by tag, over all its definitions): one of another")
     print("# tag there is one libsdformat copies without a check (a <link> in a <light>), and so is what it holds")
     print("CHILDREN: dict[str, frozenset[str]] = {")
@@ -155,6 +185,19 @@ def main() -> None:
         for i in range(0, len(tags), 4):
             print("        " + " ".join(f"{t!r}," for t in tags[i:i + 4]))
         print("    )),")
+    print("}")
+    print("# what libsdformat's converters move into place in a document older than the version (X_Y.convert), and the")
+    print("# elements of SDF 1.10 and 1.11 the reader reads: defined there too")
+    print("CONVERTED_BELOW: dict[tuple[int, int], dict[str, frozenset[str]]] = {")
+    for version, found in sorted(converted(spec.parent).items()):
+        print(f"    {version!r}: {{")
+        for parent, tags in sorted(found.items()):
+            print(f"        {parent!r}: frozenset({tuple(sorted(tags))!r}),")
+        print("    },")
+    print("}")
+    print("NEWER_CHILDREN: dict[str, frozenset[str]] = {")
+    for parent, tags in sorted(NEWER_CHILDREN.items()):
+        print(f"    {parent!r}: frozenset({tuple(sorted(tags))!r}),")
     print("}")
 
 

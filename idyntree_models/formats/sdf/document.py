@@ -8,6 +8,7 @@ Nothing here knows about frames.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -23,7 +24,8 @@ from ..numbers import MAX_NUMBER_CHARS
 from ..xmlutil import XmlReader, find_child, find_children, parse_xml, shown_tag
 from .value_types import (
     CHILDREN,
-    KNOWN_ELEMENTS,
+    CONVERTED_BELOW,
+    NEWER_CHILDREN,
     REQUIRED_ATTRIBUTES,
     REQUIRED_ATTRIBUTES_IN,
     REQUIRED_ATTRIBUTES_OF_TAG,
@@ -156,6 +158,7 @@ def read_document(data: str | bytes, source: str | None, diag: Diagnostics
     if root.tag != "sdf":
         raise r.error(root, f"the root element is <{root.tag}>, an SDF file needs <sdf>")
     version = read_version(r, root, diag)
+    r.document_version = version  # (what libsdformat converts the document from: where its elements are defined)
     if version < (1, 8):
         unflatten_world_models(r, root, diag)
     return root, r, version
@@ -187,6 +190,7 @@ class SdfXmlReader(XmlReader):
         self._numbers: dict[str, list[float]] = {}
         self.namespaces: set[str] | None = None  # the namespace names the document declares (None: not known)
         self.delimited = True  # whether any name of the document may hold "::" (read_document knows from its text)
+        self.document_version = MAX_VERSION  # the document's own version (read_document sets it)
 
     def floats_list(self, el: etree._Element, raw: str, what: str, n: int | None) -> list[float]:
         values = self._numbers.get(raw)
@@ -341,18 +345,34 @@ def _check_value(r: XmlReader, el: etree._Element, raw: str, kind: str) -> None:
         raise r.error(el, f"<{el.tag}> must not be negative, got {raw}")
 
 
-def _in_custom_element(el: etree._Element) -> bool:
+def _in_custom_element(r: XmlReader, el: etree._Element) -> bool:
     """Whether `el` is, or is inside, an element the specification does not define where it stands, which
     libsdformat copies with what it holds without a check (un-namespaced custom content:
     `<custom_stuff><ode><mu>-1</mu>`; an element of the specification in another's place: a <link> in a <light>).
-    Asked only before a refusal, so that a valid file pays nothing for it."""
+    Where it stands is judged by the document's version (`children_of`). Asked only before a refusal, so that a
+    valid file pays nothing for it."""
+    children = children_of(getattr(r, "document_version", MAX_VERSION))
     node, parent = el, el.getparent()
     while parent is not None:
-        if isinstance(parent.tag, str) and (parent.tag not in KNOWN_ELEMENTS
-                                            or node.tag not in CHILDREN.get(parent.tag, ())):
+        if isinstance(parent.tag, str) and node.tag not in children.get(parent.tag, ()):
             return True
         node, parent = parent, parent.getparent()
     return False
+
+
+@functools.cache
+def children_of(version: tuple[int, int]) -> dict[str, frozenset[str]]:
+    """The elements defined in each element of a document of `version`: SDF 1.9's, what libsdformat's converters
+    move into place from an older version (a 1.5 <physics><gravity>, which it refuses malformed), and from 1.10 the
+    elements the newer specifications add (a <collision>'s <density>)."""
+    table = {parent: set(tags) for parent, tags in CHILDREN.items()}
+    extra = [found for below, found in CONVERTED_BELOW.items() if version < below]
+    if version >= (1, 10):
+        extra.append(NEWER_CHILDREN)
+    for found in extra:
+        for parent, tags in found.items():
+            table.setdefault(parent, set()).update(tags)
+    return {parent: frozenset(tags) for parent, tags in table.items()}
 
 
 def _number(text: str) -> float:
@@ -383,7 +403,7 @@ def _check_not_required(r: XmlReader, el: etree._Element) -> None:
     """Refuse an empty element that the specification requires: libsdformat does ("Empty string used when setting
     a required parameter"), where an optional one takes its default.  Read with the default, an empty <size>
     was a 1 m box and an empty <uri> a mesh without a file, in a file libsdformat does not load."""
-    if _spec_key(el, REQUIRED_VALUES, REQUIRED_VALUES_IN) is not None and not _in_custom_element(el):
+    if _spec_key(el, REQUIRED_VALUES, REQUIRED_VALUES_IN) is not None and not _in_custom_element(r, el):
         raise r.error(el, f"<{el.tag}> of <{el.getparent().tag}> is empty: the specification requires its value, and "
                           "libsdformat refuses an empty one (it takes no default for it)")
 
@@ -397,7 +417,7 @@ def _check_bounds(r: XmlReader, el: etree._Element, raw: str) -> None:
     lo, hi = VALUE_RANGES[key] if len(key) == 2 else VALUE_RANGES_IN[key]
     values = [_number(v) for v in raw.split()]  # (numbers: the value check has passed them)
     if ((lo is not None and any(v < b for v, b in zip(values, lo))) or (
-            hi is not None and any(v > b for v, b in zip(values, hi)))) and not _in_custom_element(el):
+            hi is not None and any(v > b for v, b in zip(values, hi)))) and not _in_custom_element(r, el):
         span = f"at least {' '.join(map(_bound, lo))}" if hi is None else (
             f"at most {' '.join(map(_bound, hi))}" if lo is None else
             f"between {' '.join(map(_bound, lo))} and {' '.join(map(_bound, hi))}")
@@ -452,14 +472,13 @@ def check_values(r: XmlReader, root: etree._Element, version: tuple[int, int]) -
             continue
         raw = raw.strip() if raw is not None else ""
         tag = el.tag
+        if tag == "pose" and (raw or len(el.attrib) > ("relative_to" in el.attrib)):  # (empty: its degrees and
+            _check_pose(r, el)  # rotation_format)
         if not raw:
-            if tag == "pose" and len(el.attrib) > ("relative_to" in el.attrib):  # (its degrees, rotation_format)
-                read_pose(r, el, (1, 11), check_only=True)
             if tag in _REQUIRED_TAGS:
                 _check_not_required(r, el)
             continue
         if tag == "pose":
-            read_pose(r, el, (1, 11), check_only=True)  # remembered by element, for the frame graph
             continue
         kinds = _UNIFORM.get(tag)
         parent = ""
@@ -472,7 +491,7 @@ def check_values(r: XmlReader, root: etree._Element, version: tuple[int, int]) -
             try:
                 _check_kinds(r, el, raw, kinds)
             except ModelError:
-                if _in_custom_element(el):
+                if _in_custom_element(r, el):
                     continue  # (not SDFormat's value: libsdformat copies it as it is)
                 raise
             good.add((kinds, raw))
@@ -484,11 +503,21 @@ def check_values(r: XmlReader, root: etree._Element, version: tuple[int, int]) -
     _check_attributes_and_parts(r, root, skipped, whole)
 
 
-def _not_loaded(el: etree._Element, skipped: set[etree._Element]) -> bool:
+def _check_pose(r: XmlReader, el: etree._Element) -> None:
+    """A pose read as the frame graph reads it (remembered by element), but not one in custom content, which
+    libsdformat copies as it is (`<custom_stuff><pose>a b c</pose>` was refused)."""
+    try:
+        read_pose(r, el, (1, 11), check_only=True)
+    except ModelError:
+        if not _in_custom_element(r, el):
+            raise
+
+
+def _not_loaded(r: XmlReader, el: etree._Element, skipped: set[etree._Element]) -> bool:
     """Whether libsdformat's classes leave `el` alone: in a plugin or a namespaced element, in custom content, or in
     a world's <state>, <population> or <road>, which libsdformat 12 parses but loads as no models (a model named
     'world' in a <state> is read there). Asked only of an element with a problem."""
-    if el in skipped or _in_custom_element(el):
+    if el in skipped or _in_custom_element(r, el):
         return True
     return any(a.tag in _UNLOADED_PARTS for a in el.iterancestors())
 
@@ -529,17 +558,17 @@ def _check_attributes_and_parts(r: XmlReader, root: etree._Element, skipped: set
     is in a plugin or custom content, where nothing is judged, is asked only of one with a problem.)"""
     for el in root.iter(*(_ATTRIBUTE_TAGS if whole else _ATTRIBUTE_TAGS_OF_MODEL)):
         problem = _attribute_problem(el)
-        if problem is not None and not (_not_loaded(el, skipped) and not _own_plugin_attribute(el, problem, skipped)):
+        if problem is not None and not (_not_loaded(r, el, skipped) and not _own_plugin_attribute(r, el, problem, skipped)):
             raise r.error(*problem)
 
 
-def _own_plugin_attribute(el: etree._Element, problem: tuple[etree._Element, str], skipped: set) -> bool:
+def _own_plugin_attribute(r: XmlReader, el: etree._Element, problem: tuple[etree._Element, str], skipped: set) -> bool:
     """A plugin's own filename is the specification's, though what the plugin holds is not: missing, libsdformat
     refuses the file ("Required attribute[filename] in element[plugin]"). (Its name, which libsdformat 12 requires
     too, is not judged: plugins in the wild are named by their filename alone, and only libsdformat 12, not the
     later ones that read SDF 1.10 and 1.11, could be asked here.)"""
     return (el.tag == "plugin" and problem[0] is el and problem[1].startswith("missing required attribute 'filename'")
-            and not _not_loaded(el.getparent(), skipped))
+            and not _not_loaded(r, el.getparent(), skipped))
 
 
 def _attribute_problem(el: etree._Element) -> tuple[etree._Element, str] | None:
@@ -608,7 +637,7 @@ def _check_names(r: XmlReader, root: etree._Element, skipped: set[etree._Element
     for el in (*models, *root.iter(*(NAMED_ENTITIES if whole else _NAMED_NOT_IN_GRAPH))):
         name = el.get("name")
         if (name is not None and ("__" in name or "world" in name) and reserved_name(name.strip())
-                and not _not_loaded(el, skipped)):
+                and not _not_loaded(r, el, skipped)):
             raise r.error(el, f"the {el.tag} name '{name.strip()}' is reserved ('world' and names like __name__ "
                               "cannot be used; libsdformat refuses them)")
 

@@ -116,14 +116,21 @@ def read_sdf(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> SdfG
     policy = IncludePolicy.for_load(options.base_dir, options.search_paths, options.allow_include_outside)
     g_frames = FrameGraph(options, diag, policy)
     for tag in ("model", "world"):  # (libsdformat: "World with name[w] already exists")
-        names = [(m.get("name") or "").strip() for m in find_children(root, tag)]
-        dup = next((n for n in names if names.count(n) > 1), None)
-        if dup is not None:
-            raise r.error(root, f"two top-level {tag}s are named '{dup}'")
+        seen: dict[str, etree._Element] = {}
+        for el in find_children(root, tag):
+            first = seen.setdefault((el.get("name") or "").strip(), el)
+            if first is not el:
+                raise r.error(el, f"two top-level {tag}s are named '{first.get('name')}' (the first at line "
+                                  f"{first.sourceline})")
     check_values(r, root, version)  # (the whole document, as libsdformat: a world's lights and other models too)
+    worlds = find_children(root, "world")
+    for w in worlds:
+        _check_world(g_frames, w, r, version)
     top, world = _choose_model(g_frames, root, r, version, options.base_dir)
-    for w in find_children(root, "world"):
-        _check_world(g_frames, w, r, version, top.el)
+    for w in worlds:  # (the model read is judged by the frame graph)
+        for m in find_children(w, "model"):
+            if m is not top.el:
+                _check_other_model(r, m, version)
     if world is not None:
         _name_the_rest_of_the_world(find_child(root, "world"), top, diag)
     world_el = find_child(root, "world")
@@ -279,11 +286,10 @@ def _unique_children(r: XmlReader, el: etree._Element, kids: list[etree._Element
                              "libsdformat refuses the world)")
 
 
-def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: tuple[int, int],
-                 chosen: etree._Element | None) -> None:
+def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: tuple[int, int]) -> None:
     """World-level frames and model poses must name world-level frames or models (no cycles); the names of the
-    world's models, frames, lights, actors and physics are unique per kind, and its models but `chosen` (the one
-    read, which the frame graph judges) are judged by _check_other_model.
+    world's models, frames, lights, actors and physics are unique per kind (and once the model read is known, its
+    other models are judged by _check_other_model).
 
     libsdformat refuses the whole world otherwise ("model with name[a] already exists", "A model must have at
     least one link"): read, the model asked for by name was one of two, or the world's broken models went
@@ -318,8 +324,6 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
                     fg.diag.warn(f"{fg.diag.at(frame)}: world '{world.get('name')}' has a model and a frame named "
                                  f"'{name}': the name is the model's, as libsdformat renames the frame "
                                  f"'{name}_frame' (`ign sdf -k` refuses the file)")
-        if c.tag == "model" and c is not chosen:
-            _check_other_model(r, c, version)
 
     def check(el: etree._Element, ref: str, what: str) -> None:
         if ref[:2] == "__" and reserved_name(ref):  # (the test first: a call per reference)
