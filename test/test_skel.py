@@ -389,7 +389,7 @@ B = '<body name="{0}"><inertia><mass>1</mass></inertia></body>\n'
          "has 3 DOF, so <init_pos> needs 3 values, got 2"),
         (_skel('<body name="a"><inertia><mass>1</mass></inertia><soft_shape><total_mass>1</total_mass>'
                "<geometry><box><size>1 1 1</size></box></geometry></soft_shape></body>"),
-         r"missing <frags> in a soft <box> \(DART refuses it too\)"),
+         r"missing <frags> in the soft <box> of body 'a' \(DART refuses it too\)"),
         (_skel('<body name="a"><inertia><offset>0 0 0</offset></inertia></body>'), "<inertia> needs <mass>"),
         (_skel(B.format("a") + '<joint type="revolute" name="j"><parent>world</parent><child>a</child></joint>'),
          r"needs <axis><xyz>"),

@@ -186,12 +186,14 @@ def _soft_world(geometry: str, mass: str = "<total_mass>0.5</total_mass>", where
             '<joint type="free" name="j2"><parent>world</parent><child>s</child></joint></skeleton></world></skel>\n')
 
 
-_SOFT_BROKEN = [(kind, re.sub(f"<{tag}>[^<]*</{tag}>", "", text, count=1), f"missing <{tag}> in a soft <{kind}>")
+_SOFT_BROKEN = [(kind, re.sub(f"<{tag}>[^<]*</{tag}>", "", text, count=1),
+                 f"missing <{tag}> in the soft <{kind}> of body 's'")
                 for kind, text in _SOFT_KINDS.items() for tag in re.findall(r"<(\w+)>[^<]", text)]
-_SOFT_BROKEN += [("mass", _SOFT_KINDS["box"], "missing <total_mass>"),
+_SOFT_BROKEN += [("mass", _SOFT_KINDS["box"], "missing <total_mass> in the <soft_shape> of body 's'"),
                  # DART reads the sphere and not the box after it
                  ("sphere first", _SOFT_KINDS["sphere"] + "<box/>", None),
-                 ("ellipsoid after an empty sphere", "<sphere/>" + _SOFT_KINDS["ellipsoid"], "missing <radius>")]
+                 ("ellipsoid after an empty sphere", "<sphere/>" + _SOFT_KINDS["ellipsoid"],
+                  "missing <radius> in the soft <sphere> of body 's'")]
 
 
 @pytest.mark.parametrize("where", ["first", "second"])

@@ -656,15 +656,15 @@ _SOFT_PARTS = {"sphere": (("radius", 1), ("num_slices", 1), ("num_stacks", 1)),
 def _soft_shape(r: _SkelReader, soft: etree._Element, body: str, lost: list[str]) -> None:
     """Named as lost (only the rigid part is loaded), but judged as DART reads it: a soft ellipsoid without its
     <num_slices> was read, where DART refuses the file."""
-    total = r.number(soft, "total_mass")
-    geo = r.need(soft, "geometry", " in <soft_shape>")
+    total = r.float_text(r.need(soft, "total_mass", f" in the <soft_shape> of body '{body}' (DART refuses it too)"))
+    geo = r.need(soft, "geometry", f" in the <soft_shape> of body '{body}'")
     kind = next((k for k in _SOFT_PARTS if r.child(geo, k) is not None), None)
     if kind is None:  # (DART reads on, a soft body without its points: refused here, beyond DART)
         kinds = [c.tag for c in geo if isinstance(c.tag, str)]
         raise r.error(geo, f"body '{body}': unknown soft shape {kinds} ({', '.join(_SOFT_PARTS)})")
     shape = r.child(geo, kind)
     for tag, n in _SOFT_PARTS[kind]:
-        r.floats_text(r.need(shape, tag, f" in a soft <{kind}> (DART refuses it too)"), n)
+        r.floats_text(r.need(shape, tag, f" in the soft <{kind}> of body '{body}' (DART refuses it too)"), n)
     lost.append(f"soft body '{body}' (soft {kind} of {total:g} kg point masses; only the rigid part is loaded)")
 
 
