@@ -217,3 +217,30 @@ def test_a_soft_shape_is_judged_as_dart_reads_it(tmp_path: Path, where, kind, ge
     assert e.value.line == (3 if where == "first" else 5)
     if where == "second":
         assert "which is not loaded; DART refuses the whole world" in str(e.value)
+
+
+_SECOND = ('<?xml version="1.0"?>\n<skel version="1.0"><world name="w">\n'
+           '<skeleton name="first"><body name="a"><inertia><mass>1</mass></inertia></body>'
+           '<joint type="free" name="ja"><parent>world</parent><child>a</child></joint></skeleton>\n'
+           '<skeleton name="second"><body name="b"><inertia><mass>1</mass></inertia>{shape}</body>\n{joint}</skeleton>'
+           '</world></skel>\n')
+_JOINT = '<joint type="free" name="jb"><parent>world</parent><child>b</child></joint>'
+
+
+@pytest.mark.parametrize("shape, joint, line, message", [
+    ("<visualization_shape><transformation>0 0 0 0 0 0</transformation></visualization_shape>", _JOINT, 4,
+     "missing <geometry> in <visualization_shape> of body 'b'"),
+    ("", _JOINT.replace("<child>b</child>", "<child></child>"), 5, "joint 'jb' has no <child>"),
+    ("", _JOINT.replace("<parent>world</parent>", "<parent> </parent>"), 5, "joint 'jb' has no <parent>"),
+])
+def test_what_dart_cannot_read_in_a_skeleton_not_loaded_refuses_the_file(tmp_path: Path, shape, joint, line, message):
+    """DART crashes on a shape without <geometry> and refuses an empty <child> or <parent>, in any skeleton of the
+    world; the reader judged them in the skeleton it loads only (fuzz_reference.py --format skel seed 20261227)."""
+    path = tmp_path / "w.skel"
+    path.write_text(_SECOND.format(shape=shape, joint=joint))
+    assert not dart_reference(path).get("ok")
+    with pytest.raises(ModelError, match=re.escape(message) + r".*which is not loaded; DART refuses the whole world") as e:
+        load_model(path)
+    assert e.value.line == line
+    path.write_text(_SECOND.format(shape="", joint=_JOINT))
+    assert dart_reference(path).get("ok") and load_model(path).name == "first"

@@ -673,7 +673,7 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
     pose = r.transformation(el)
     geo = r.child(el, "geometry")
     if geo is None:
-        raise r.error(el, f"missing <geometry> in <{el.tag}> of body '{body}'")
+        raise r.unparsable(el, f"missing <geometry> in <{el.tag}> of body '{body}' (DART crashes on it)")
     kinds: dict[str, etree._Element] = {}  # first child of each shape tag
     for c in geo:
         if c.tag in SHAPE_TAGS and c.tag not in kinds:
@@ -958,7 +958,10 @@ def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: D
     for end in ("parent", "child"):
         e = r.child(el, end)
         if e is None or not r.text(e):
-            raise r.error(el, f"joint '{name}' has no <{end}> (the name of a body{' or world' if end == 'parent' else ''})")
+            # (what DART refuses: an empty <parent> or <child>; it reads a joint without <parent>, and crashes on one
+            # without <child> in some skeletons and reads it in others: judged by the reader's own rule)
+            error = r.error if e is None else r.unparsable
+            raise error(el, f"joint '{name}' has no <{end}> (the name of a body{' or world' if end == 'parent' else ''})")
         ends[end] = (r.text(e), e)
     parent, parent_el = ends["parent"]
     child, child_el = ends["child"]
