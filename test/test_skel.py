@@ -80,14 +80,15 @@ def dart_reference(path: Path) -> dict:
     return {"ok": False, "crashed": proc.returncode, "error": proc.stderr[-2000:]}
 
 
-def compare_with_dart(path: Path, ref: dict) -> int:
-    """Check every skeleton dartpy loaded against ours; return how many bodies were compared."""
+def compare_with_dart(path: Path, ref: dict, allow: tuple[Path, ...] = ()) -> int:
+    """Check every skeleton dartpy loaded against ours; return how many bodies were compared. `allow`: more
+    directories meshes may be read from (a fuzzer's case beside links to the corpus's meshes)."""
     compared = 0
     for sk in ref["skeletons"]:
         warnings: list[str] = []
         # DART's samples read meshes from ../obj, outside their own directory: allowed explicitly
         model = load_model(path, skeleton=sk["name"], warnings=warnings,
-                           allow_include_outside=[str(root) for root in ROOTS])
+                           allow_include_outside=[str(root) for root in (*ROOTS, *allow)])
         assert model.metadata["gravity"] == pytest.approx(ref["gravity"], abs=TOL)
         assert model.metadata["time_step"] == pytest.approx(ref["time_step"], abs=TOL)
         kin = Kinematics(model)
