@@ -281,7 +281,7 @@ def _check_other_skeletons(r: _SkelReader, skeletons: list[etree._Element], chos
     """Read the skeletons not loaded, to refuse the file where DART's parser refuses one of them: DART reads every
     skeleton of the world and refuses the whole file ("Child element [size] not found in parent element
     [ellipsoid]"), where the reader loaded the one asked for and said nothing. Only what DART refuses counts (a
-    child it needs, a number it cannot read, what the messages say DART refuses too): what the reader refuses
+    child it needs, a number it cannot read: raised as _Unparsable where it is found): what the reader refuses
     beyond DART (a duplicate body DART drops with a word) ends the judging of that skeleton, not the load. What they
     would warn about is not said: they are not loaded."""
     for k, other in enumerate(skeletons):
@@ -290,7 +290,7 @@ def _check_other_skeletons(r: _SkelReader, skeletons: list[etree._Element], chos
         try:
             _skeleton(r, other, options, Diagnostics(source=r.source, quiet=True), [], names[k])
         except ModelError as e:
-            if not isinstance(e, _Unparsable) and "DART refuses" not in e.message:
+            if not isinstance(e, _Unparsable):
                 continue
             message = f"{e.message} (in skeleton '{names[k]}', which is not loaded; DART refuses the whole world)"
             raise ModelError(message, source=e.source, line=e.line, element=e.element) from None
@@ -624,7 +624,7 @@ def _body(r: _SkelReader, el: etree._Element, skel_frame: np.ndarray, options: L
     else:
         mass_el = r.child(inertia_el, "mass")
         if mass_el is None:
-            raise r.error(inertia_el, f"body '{name}': <inertia> needs <mass> (DART refuses it too)")
+            raise r.unparsable(inertia_el, f"body '{name}': <inertia> needs <mass> (DART refuses it too)")
         mass = r.float_text(mass_el)
         if mass < 0:
             raise r.error(mass_el, f"body '{name}': mass {mass} is negative")
@@ -720,7 +720,7 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
     elif tag == "mesh":
         filename = r.text(r.need(g, "file_name"))
         if not filename:
-            raise r.error(r.child(g, "file_name"), f"body '{body}': <mesh> has an empty <file_name> (DART refuses it)")
+            raise r.unparsable(r.child(g, "file_name"), f"body '{body}': <mesh> has an empty <file_name> (DART refuses it)")
         r.need(g, "scale", " (DART refuses a mesh without one)")
         scale = r.vector(g, "scale", 3)
         data.update(filename=filename, scale=scale, element=g)  # read only if the inertia needs it
