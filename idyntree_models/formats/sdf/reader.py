@@ -254,17 +254,15 @@ def _check_other_model(r: XmlReader, el: etree._Element, version: tuple[int, int
     two visuals, collisions, sensors, lights or particle emitters of one name in a link, two sensors in a joint.
     The model read is judged so by the frame graph; in the others, the reader would never see it."""
     name = (el.get("name") or "").strip()
-    kids = [c for c in el if isinstance(c.tag, str)]
-    if not any(c.tag in ("link", "model", "include") for c in kids) and not child_bool(r, el, "static", False):
+    if not any(c.tag in ("link", "model", "include") for c in el) and not child_bool(r, el, "static", False):
         raise r.error(el, f"model '{name}' has no links (a model must have at least one link; libsdformat refuses "
                           f"the world)")
-    _unique_children(r, el, kids, _UNIQUE_IN_MODEL, f"model '{name}'", across=version >= (1, 7))
-    for c in kids:
+    _unique_children(r, el, _UNIQUE_IN_MODEL, f"model '{name}'", across=version >= (1, 7))
+    for c in el:
         if c.tag == "model":  # (not iter(): a plugin's content is not SDF)
             _check_other_model(r, c, version)
         elif c.tag in ("link", "joint"):
-            _unique_children(r, c, [k for k in c if isinstance(k.tag, str)],
-                             _UNIQUE_IN_LINK if c.tag == "link" else ("sensor",),
+            _unique_children(r, c, _UNIQUE_IN_LINK if c.tag == "link" else ("sensor",),
                              f"{c.tag} '{(c.get('name') or '').strip()}' of model '{name}'", across=False)
 
 
@@ -272,11 +270,10 @@ _UNIQUE_IN_MODEL = ("link", "joint", "frame", "model")
 _UNIQUE_IN_LINK = ("visual", "collision", "sensor", "light", "particle_emitter")
 
 
-def _unique_children(r: XmlReader, el: etree._Element, kids: list[etree._Element], tags: tuple[str, ...],
-                     where: str, across: bool) -> None:
+def _unique_children(r: XmlReader, el: etree._Element, tags: tuple[str, ...], where: str, across: bool) -> None:
     seen: dict[tuple[str, str], etree._Element] = {}
-    for c in kids:
-        if c.tag not in tags:
+    for c in el:
+        if c.tag not in tags:  # (a comment's tag is a function: never one of them)
             continue
         name = (c.get("name") or "").strip()
         first = seen.setdefault(("" if across else c.tag, name), c)
@@ -295,8 +292,7 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
     least one link"): read, the model asked for by name was one of two, or the world's broken models went
     unnoticed.  A frame named as a model is said: libsdformat renames the frame with a warning, so that a pose
     relative to that name means the model."""
-    names: dict[str, etree._Element] = {}
-    kinds: dict[tuple[str, str], etree._Element] = {}
+    kinds: dict[tuple[str, str], etree._Element] = {}  # (kind, name) -> the element of that kind and name
     for c in world:
         if not isinstance(c.tag, str):
             continue
@@ -316,11 +312,8 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
                                  f"{first.sourceline}; libsdformat refuses the world)")
             if kind in ("model", "frame"):
                 other = kinds.get(("frame" if kind == "model" else "model", name))
-                if other is None:
-                    names[name] = c
-                else:  # (libsdformat's own test world_model_frame_same_name.sdf)
+                if other is not None:  # (libsdformat's own test world_model_frame_same_name.sdf)
                     frame = c if kind == "frame" else other
-                    names[name] = other if kind == "frame" else c
                     fg.diag.warn(f"{fg.diag.at(frame)}: world '{world.get('name')}' has a model and a frame named "
                                  f"'{name}': the name is the model's, as libsdformat renames the frame "
                                  f"'{name}_frame' (`ign sdf -k` refuses the file)")
@@ -331,7 +324,9 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
         head, _, rest = ref.partition("::")
         if ref == WORLD:
             return
-        target = names.get(head)
+        target = kinds.get(("model", head))  # (a model before a frame of its name, which libsdformat renames)
+        if target is None:
+            target = kinds.get(("frame", head))
         if target is None:
             raise r.error(el, f"{what} '{ref}' does not name a model or frame of world '{world.get('name')}'")
         if rest and target.tag == "model":

@@ -76,8 +76,6 @@ def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrs) -> 
     return e
 
 
-
-
 @dataclass
 class _Plan:
     """What is written where: output names, scopes of nested models, what is left out."""
