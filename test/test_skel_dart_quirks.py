@@ -227,15 +227,32 @@ _SECOND = ('<?xml version="1.0"?>\n<skel version="1.0"><world name="w">\n'
 _JOINT = '<joint type="free" name="jb"><parent>world</parent><child>b</child></joint>'
 
 
+def _typed(joint_type: str, inner: str) -> str:
+    return f'<joint type="{joint_type}" name="jb"><parent>world</parent><child>b</child>{inner}</joint>'
+
+
 @pytest.mark.parametrize("shape, joint, line, message", [
     ("<visualization_shape><transformation>0 0 0 0 0 0</transformation></visualization_shape>", _JOINT, 4,
      "missing <geometry> in <visualization_shape> of body 'b'"),
     ("", _JOINT.replace("<child>b</child>", "<child></child>"), 5, "joint 'jb' has no <child>"),
     ("", _JOINT.replace("<parent>world</parent>", "<parent> </parent>"), 5, "joint 'jb' has no <parent>"),
+    ("", _typed("universal", "<axis><xyz>0 0 1</xyz></axis><axis2><damping>1</damping></axis2>"), 5,
+     "missing <xyz> in <axis2> of joint 'jb' (DART refuses it too)"),
+    ("", _typed("revolute", "<axis/>"), 5, "missing <xyz> in <axis> of joint 'jb'"),
+    ("", _typed("prismatic", "<axis><damping>1</damping></axis>"), 5, "missing <xyz> in <axis> of joint 'jb'"),
+    ("", _typed("screw", "<axis><pitch>1</pitch></axis>"), 5, "missing <xyz> in <axis> of joint 'jb'"),
+    ("", _typed("planar", '<plane type="arbitrary"><translation_axis1/><translation_axis2><xyz>0 1 0</xyz>'
+                          "</translation_axis2></plane>"), 5, "missing <xyz> in <translation_axis1> of joint 'jb'"),
+    ("", _typed("planar", '<plane type="arbitrary"><translation_axis2><xyz>0 1 0</xyz></translation_axis2></plane>'), 5,
+     "joint 'jb' needs <translation_axis1><xyz> (DART crashes without it)"),
+    ("", _typed("euler", ""), 5, "euler joint 'jb' needs <axis_order> xyz or zyx, got ''"),
+    ("", _typed("euler", "<axis_order> </axis_order>"), 5, "euler joint 'jb' needs <axis_order> xyz or zyx, got ''"),
 ])
 def test_what_dart_cannot_read_in_a_skeleton_not_loaded_refuses_the_file(tmp_path: Path, shape, joint, line, message):
     """DART crashes on a shape without <geometry> and refuses an empty <child> or <parent>, in any skeleton of the
-    world; the reader judged them in the skeleton it loads only (fuzz_reference.py --format skel seed 20261227)."""
+    world; the reader judged them in the skeleton it loads only (fuzz_reference.py --format skel seed 20261227).
+    Likewise an <axis> (<axis2>, a plane's translation axis) without <xyz>, an arbitrary plane without a translation
+    axis (DART crashes) and an euler joint without <axis_order> or with an empty one (seed 20261303)."""
     path = tmp_path / "w.skel"
     path.write_text(_SECOND.format(shape=shape, joint=joint))
     assert not dart_reference(path).get("ok")
@@ -244,3 +261,21 @@ def test_what_dart_cannot_read_in_a_skeleton_not_loaded_refuses_the_file(tmp_pat
     assert e.value.line == line
     path.write_text(_SECOND.format(shape="", joint=_JOINT))
     assert dart_reference(path).get("ok") and load_model(path).name == "first"
+
+
+@pytest.mark.parametrize("joint, message", [
+    (_typed("revolute", ""), "joint 'jb' needs <axis><xyz>"),
+    (_typed("universal", "<axis><xyz>0 0 1</xyz></axis>"), "joint 'jb' needs <axis2><xyz>"),
+    (_typed("euler", "<axis_order>xyx</axis_order>"), "needs <axis_order> xyz or zyx, got 'xyx'"),
+    (_typed("planar", '<plane type="diagonal"/>'), "plane type 'diagonal'"),
+])
+def test_what_dart_reads_with_a_default_is_refused_only_in_the_skeleton_loaded(tmp_path: Path, joint, message):
+    """DART reads a joint without <axis>, or with an axis order or plane type it does not know, with its default and
+    an error message: the reader refuses it in the skeleton it loads (a joint turning about an axis nobody wrote), but
+    a skeleton not loaded does not refuse the file, as DART reads it."""
+    path = tmp_path / "w.skel"
+    path.write_text(_SECOND.format(shape="", joint=joint))
+    assert dart_reference(path).get("ok")
+    assert load_model(path).name == "first"
+    with pytest.raises(ModelError, match=re.escape(message)):
+        load_model(path, skeleton="second")

@@ -996,13 +996,19 @@ def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: D
     return joint
 
 
-def _axis(r: _SkelReader, el: etree._Element, tag: str, name: str, raw: bool = False) -> np.ndarray:
+def _axis(r: _SkelReader, el: etree._Element, tag: str, name: str, raw: bool = False,
+          dart_needs: bool = False) -> np.ndarray:
+    """A joint's direction. A missing `<axis>` DART reads as its default direction with an error message (refused
+    here, the reader's own rule); `dart_needs`: DART crashes on it (a plane's translation axes). An `<axis>` without
+    `<xyz>` DART refuses: unparsable, so that a skeleton not loaded refuses the file too."""
     axis_el = r.child(el, tag)
     if axis_el is None:
+        if dart_needs:
+            raise r.unparsable(el, f"joint '{name}' needs <{tag}><xyz> (DART crashes without it)")
         raise r.error(el, f"joint '{name}' needs <{tag}><xyz>")
     xyz_el = r.child(axis_el, "xyz")
     if xyz_el is None:
-        raise r.error(axis_el, "missing <xyz>")
+        raise r.unparsable(axis_el, f"missing <xyz> in <{tag}> of joint '{name}' (DART refuses it too)")
     xyz = r.text_numbers(xyz_el, 3)  # (floats: unit_vector reads a list's at a fraction of an array's cost)
     unit = unit_vector(xyz)
     if unit is None:
@@ -1020,8 +1026,8 @@ def _plane_axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnos
     if ptype in fixed:
         t1, t2 = (np.array(a, dtype=float) for a in fixed[ptype])
     elif ptype == "arbitrary":
-        t1 = _axis(r, plane, "translation_axis1", joint.name)
-        t2 = _axis(r, plane, "translation_axis2", joint.name)
+        t1 = _axis(r, plane, "translation_axis1", joint.name, dart_needs=True)
+        t2 = _axis(r, plane, "translation_axis2", joint.name, dart_needs=True)
         t2 = unit_vector(t2 - (t2 @ t1) * t1)  # DART makes the second axis orthogonal to the first
         if t2 is None:
             raise r.error(plane, f"joint '{joint.name}': the two translation axes are parallel")
@@ -1049,9 +1055,10 @@ def _axes(r: _SkelReader, el: etree._Element, joint: _Joint, diag: Diagnostics) 
     elif t == "euler":
         order_el = r.child(el, "axis_order")
         order = r.text(order_el) if order_el is not None else ""
-        if order not in ("xyz", "zyx"):
-            raise r.error(order_el if order_el is not None else el,
-                          f"euler joint '{joint.name}' needs <axis_order> xyz or zyx, got '{order}'")
+        if order not in ("xyz", "zyx"):  # (DART refuses a missing or empty one; reads another as its default)
+            error = r.unparsable if order_el is None or not (order_el.text or "").strip() else r.error
+            raise error(order_el if order_el is not None else el,
+                        f"euler joint '{joint.name}' needs <axis_order> xyz or zyx, got '{order}'")
         ex, ey, ez = np.eye(3)
         joint.axes = [ex, ey, ez] if order == "xyz" else [ez, ey, ex]
     elif t == "translational":
