@@ -279,3 +279,91 @@ def test_what_dart_reads_with_a_default_is_refused_only_in_the_skeleton_loaded(t
     assert load_model(path).name == "first"
     with pytest.raises(ModelError, match=re.escape(message)):
         load_model(path, skeleton="second")
+
+
+_B_INERTIA = '<body name="b"><inertia><mass>1</mass></inertia>'
+
+
+@pytest.mark.parametrize("old, new", [
+    ("</inertia>", "</inertia><transformation>0 0 0 0 0</transformation>"),  # too few: DART takes zeros
+    ("</inertia>", "</inertia><transformation>0 0 0 0 0 0 1</transformation>"),  # too many: dropped
+    ("</inertia>", "</inertia><transformation>0,0,0,0,0,0</transformation>"),  # strtod's prefix: 0
+    ("</inertia>", "</inertia><transformation>nan 0 0 0 0 0</transformation>"),
+    ("<mass>1</mass>", "<mass>1 2</mass>"),  # a single value: the first piece
+    ("<mass>1</mass>", "<mass>1x</mass>"),
+    ("</inertia>", "</inertia><visualization_shape><geometry><box><size>1 1</size></box></geometry>"
+                   "</visualization_shape>"),
+    ("<child>b</child>", '<child>b</child><dof local_index="0"><position lower="x" upper="1"/></dof>'),
+])
+def test_numbers_dart_reads_in_a_skeleton_not_loaded_do_not_refuse_the_file(tmp_path: Path, old, new):
+    """DART reads a number as strtod reads the prefix of each piece (too few are zeros, too many dropped; a
+    single value is its first piece; a <dof>'s attributes whatever they hold): the reader refused the whole world for
+    a count or a NaN in a skeleton it does not load, saying DART refuses it (fuzz_reference.py --format skel seed
+    20261303). Refused in the skeleton loaded, as before."""
+    joint = _JOINT if "dof" not in new else _typed("revolute", "<axis><xyz>0 0 1</xyz></axis>")
+    text = _SECOND.format(shape="", joint=joint)
+    body_b = text.index(_B_INERTIA)
+    at = text.index(old, body_b)
+    path = tmp_path / "w.skel"
+    path.write_text(text[:at] + new + text[at + len(old):])
+    assert dart_reference(path).get("ok")
+    assert load_model(path).name == "first"
+    with pytest.raises(ModelError) as e:
+        load_model(path, skeleton="second")
+    assert "not loaded" not in e.value.message
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("</inertia>", "</inertia><transformation>0 0 0 0 0 x</transformation>",
+     "<transformation> value must be numbers, got '0 0 0 0 0 x'"),
+    ("</inertia>", "</inertia><transformation>0 0 0 0 0 0 x</transformation>", "<transformation> value must be numbers, got '0 0 0 0 0 0 x'"),
+    ("<mass>1</mass>", "<mass>x 1</mass>", "<mass> value must be numbers"),
+    ("<mass>1</mass>", "<mass>1e400</mass>", "<mass> value must be finite"),
+    ("<child>b</child>", "<child>b</child><init_pos> </init_pos>", "so <init_pos> needs 1 values, got 0"),
+])
+def test_numbers_dart_cannot_read_in_a_skeleton_not_loaded_refuse_the_file(tmp_path: Path, old, new, message):
+    """What strtod finds no number in, a number beyond a double's range, an element without text: DART refuses the
+    world, and so does the reader (an empty <init_pos> was read, as the count alone was judged)."""
+    joint = _typed("revolute", "<axis><xyz>0 0 1</xyz></axis>")
+    text = _SECOND.format(shape="", joint=joint)
+    at = text.index(old, text.index(_B_INERTIA))
+    path = tmp_path / "w.skel"
+    path.write_text(text[:at] + new + text[at + len(old):])
+    assert not dart_reference(path).get("ok")
+    with pytest.raises(ModelError, match=re.escape(message) + r".*which is not loaded; DART refuses the whole world"):
+        load_model(path)
+
+
+def test_what_dart_reads_of_a_number_is_what_the_c_library_strtod_reads():
+    """DART converts each piece with std::stod, which is C's strtod: it reads the longest prefix it can and refuses a
+    piece with none, or one whose value is out of range (ERANGE: beyond a double, or rounded to zero or a subnormal;
+    an exact subnormal such as 0x1p-1074 is read). The reader's rule is checked against the C library itself."""
+    import ctypes
+    import ctypes.util
+    import random
+
+    from idyntree_models.formats.skel import _strtod_reads
+
+    name = ctypes.util.find_library("c")
+    if name is None:
+        pytest.skip("no C library to compare with")
+    libc = ctypes.CDLL(name, use_errno=True)
+    libc.strtod.restype = ctypes.c_double
+    libc.strtod.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p)]
+
+    def c_reads(piece: str) -> bool:
+        buf = ctypes.create_string_buffer(piece.encode())
+        end = ctypes.c_char_p()
+        ctypes.set_errno(0)
+        libc.strtod(buf, ctypes.byref(end))
+        consumed = ctypes.cast(end, ctypes.c_void_p).value - ctypes.addressof(buf)
+        return consumed > 0 and ctypes.get_errno() == 0
+
+    pieces = ["0x", "0x.p1", "0x1p", "0x1p-1074", "0x1p-1075", "0x1.8p-1074", "4e-324", "2.2250738585072011e-308",
+              "1e-400", "0e-400", "1e308", "1.8e308", "-INFINITY", "nan(abc)", "nan(", ".", "-.", "+.5", "1e+", "e5",
+              "0X1P3", "1_0", "infin", "1,5", "\u0661"]
+    rnd = random.Random(20261303)
+    alphabet = "0123456789.eExXpP+-infatyINF()_abcdef,"
+    pieces += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(1, 8))) for _ in range(20000)]
+    wrong = [p for p in pieces if _strtod_reads(p) != c_reads(p)]
+    assert not wrong, wrong[:10]

@@ -15,8 +15,11 @@ from __future__ import annotations
 import functools
 import math
 import os
+import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 from lxml import etree
@@ -151,6 +154,56 @@ class _Unparsable(ModelError):
         return cls(e.message, source=e.source, line=e.line, element=e.element)
 
 
+# DART reads a number as C's strtod reads its prefix: '1x' is 1, '0x10' 16, 'nan' and 'inf' are read; only a piece
+# with no such prefix, or out of a double's range (beyond it, or underflowing to zero or a subnormal), is refused.
+_STROD_PREFIX = re.compile(r"[+-]?(?:(inf|nan)|0x(?:[0-9a-f]+(?:\.[0-9a-f]*)?|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?"
+                           r"|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?)", re.IGNORECASE)
+_C_SPACE = " \t\n\v\f\r"
+_C_SPACES = re.compile(f"[{_C_SPACE}]+")
+
+
+def _strtod_reads(piece: str) -> bool:
+    m = _STROD_PREFIX.match(piece)
+    if m is None:
+        return False
+    if m.group(1):
+        return True
+    text = m.group()
+    try:
+        value = float.fromhex(text) if "x" in text.lower() else float(text)
+    except OverflowError:
+        return False
+    if math.isinf(value):
+        return False
+    if value != 0.0 and abs(value) >= sys.float_info.min:
+        return True
+    return _exact(text) == Fraction(value)  # (strtod's range error: a value underflowing, rounded to 0 or subnormal)
+
+
+def _exact(text: str) -> Fraction:
+    """The value a strtod prefix spells, without rounding."""
+    low = text.lower()
+    if "x" not in low:
+        return Fraction(low)
+    sign = -1 if low.startswith("-") else 1
+    mantissa, _, exponent = low.lstrip("+-")[2:].partition("p")
+    whole, _, frac = mantissa.partition(".")
+    digits = int(whole + frac or "0", 16)
+    return sign * Fraction(digits) * Fraction(2) ** (int(exponent or "0") - 4 * len(frac))
+
+
+def _dart_reads(raw: str, scalar: bool) -> bool:
+    """Whether DART's parser reads the text `raw` of an element holding numbers, whatever it makes of it: a vector
+    takes each whitespace-separated piece (too few are zeros, too many are dropped, but every one must be read), a
+    single value the first piece; an element without text it refuses ("has no text content"). What DART reads and
+    the reader refuses (a count, a NaN, trailing text) refuses the skeleton loaded, but not the file when it stands
+    in a skeleton not loaded: DART reads the world (fuzz_reference.py --format skel seed 20261303)."""
+    pieces = _C_SPACES.split(raw.strip(_C_SPACE))
+    if pieces == [""]:
+        return False
+    return all(_strtod_reads(p) for p in (pieces[:1] if scalar else pieces))
+
+
 class _SkelReader(XmlReader):
     """Reads SKEL elements; every child lookup goes through `child`, which indexes an element's
     children by tag the first time it is asked (a body or a joint is asked for some twenty tags,
@@ -196,8 +249,24 @@ class _SkelReader(XmlReader):
     def floats_list(self, el: etree._Element, raw: str, what: str, n: int | None) -> list[float]:
         try:
             return super().floats_list(el, raw, what, n)
-        except ModelError as e:  # (a number DART cannot read, or too few of them)
+        except ModelError as e:  # (refused here; unparsable only where DART cannot read it either)
+            if _dart_reads(raw, scalar=False):
+                raise
             raise _Unparsable.of(e) from None
+
+    def float_text(self, el: etree._Element) -> float:
+        try:
+            return super().float_text(el)
+        except _Unparsable as e:  # DART reads a single value by the prefix of its first piece: '1 x' is 1
+            if _dart_reads(el.text or "", scalar=True):
+                raise ModelError(e.message, source=e.source, line=e.line, element=e.element) from None
+            raise
+
+    def float_attr(self, el: etree._Element, attr: str, default: float | None = None) -> float:
+        try:
+            return super().float_attr(el, attr, default)
+        except _Unparsable as e:  # DART reads a <dof>'s attributes whatever they hold (an unreadable one as 0)
+            raise ModelError(e.message, source=e.source, line=e.line, element=e.element) from None
 
     def transformation(self, parent: etree._Element) -> np.ndarray:
         """`x y z a b c`: translation, then R = Rx(a) Ry(b) Rz(c) (DART's XYZ Euler angles)."""
@@ -664,7 +733,11 @@ def _soft_shape(r: _SkelReader, soft: etree._Element, body: str, lost: list[str]
         raise r.error(geo, f"body '{body}': unknown soft shape {kinds} ({', '.join(_SOFT_PARTS)})")
     shape = r.child(geo, kind)
     for tag, n in _SOFT_PARTS[kind]:
-        r.floats_text(r.need(shape, tag, f" in the soft <{kind}> of body '{body}' (DART refuses it too)"), n)
+        el = r.need(shape, tag, f" in the soft <{kind}> of body '{body}' (DART refuses it too)")
+        try:
+            r.floats_text(el, n)
+        except ModelError as e:  # (a count DART misreads makes it hang or run out of memory: '0x5' is 0, '-1' huge)
+            raise e if isinstance(e, _Unparsable) or tag in ("radius", "size", "height") else _Unparsable.of(e) from None
     lost.append(f"soft body '{body}' (soft {kind} of {total:g} kg point masses; only the rigid part is loaded)")
 
 
@@ -1097,9 +1170,9 @@ def _init_values(r: _SkelReader, el: etree._Element, joint: _Joint, tag: str, at
         return
     n = len(joint.dofs)
     values = r.text_numbers(e)
-    if len(values) != n:
-        raise r.error(e, f"{joint.type} joint '{joint.name}' has {n} DOF, so <{tag}> needs {n} values, "
-                         f"got {len(values)}")
+    if len(values) != n:  # (DART reads a count that differs, but no value at all: "has no text content")
+        error = r.error if values else r.unparsable
+        raise error(e, f"{joint.type} joint '{joint.name}' has {n} DOF, so <{tag}> needs {n} values, got {len(values)}")
     for dof, v in zip(joint.dofs, values):
         setattr(dof, attr, v)
 
