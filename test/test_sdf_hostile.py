@@ -1104,3 +1104,27 @@ def test_a_value_of_sdf_1_11_is_judged_in_a_document_of_1_11():
             '<density>abc</density></collision></link>')
     assert _refused(_model(body, version="1.11"), "<density> value must be numbers", format="sdf").line == 5
     load_model(_model(body, version="1.9"), format="sdf")
+
+
+def test_a_world_including_one_uri_twice_without_names_is_refused(tmp_path):
+    """libsdformat names an include without <name> after its model, so two of one URI are two models of one name
+    ("model with name[box] already exists"): the reader, which reads none of a world's other includes, read the
+    world. Judged without reading the file (found reading what the last note left out); with names it is read."""
+    box = tmp_path / "models" / "box"
+    box.mkdir(parents=True)
+    (box / "model.config").write_text('<?xml version="1.0"?><model><name>box</name><sdf version="1.9">model.sdf</sdf>'
+                                      "</model>")
+    (box / "model.sdf").write_text(_model(name="box"))
+    twice = _world(_include("model://box") + "\n" + _include("model://box"))
+    named = _world(_include("model://box") + "\n" + _include("model://box", "box2"))
+    if shutil.which("ign") is not None:
+        env = dict(os.environ, SDF_PATH=str(tmp_path / "models"))
+        for text, valid in ((twice, False), (named, True)):
+            (tmp_path / "w.sdf").write_text(text)
+            done = subprocess.run(["ign", "sdf", "-k", str(tmp_path / "w.sdf")], capture_output=True, text=True,
+                                  timeout=120, env=env)
+            assert ("Valid" in done.stdout and "Error" not in done.stdout + done.stderr) == valid, done.stdout
+    e = _refused(twice, re.escape("includes 'model://box' twice without a <name> (the first at line 5)"),
+                 format="sdf", search_paths=[str(tmp_path / "models")])
+    assert e.line == 6
+    assert load_model(named, format="sdf", search_paths=[str(tmp_path / "models")]).name == "robot"

@@ -293,13 +293,21 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
     unnoticed.  A frame named as a model is said: libsdformat renames the frame with a warning, so that a pose
     relative to that name means the model."""
     kinds: dict[tuple[str, str], etree._Element] = {}  # (kind, name) -> the element of that kind and name
+    unnamed: dict[str, etree._Element] = {}  # the URI of an include without <name> -> the first such include
     for c in world:
         if not isinstance(c.tag, str):
             continue
         if c.tag == "include":
             if is_true(c.get("merge")):
                 raise r.error(c, "merge-include is not allowed directly in a <world> (only inside a model)")
-            name = child_text(r, c, "name")  # (an include without <name> takes its file's: not known here)
+            name = child_text(r, c, "name")  # (an include without <name> takes its file's: not known here,
+            uri = child_text(r, c, "uri")  # but two of one URI take one name, whatever the file holds)
+            if not name and uri:
+                first = unnamed.setdefault(uri, c)
+                if first is not c:
+                    raise r.error(c, f"world '{world.get('name')}' includes '{uri}' twice without a <name> (the first "
+                                     f"at line {first.sourceline}): both take the name of its model, and libsdformat "
+                                     "refuses the world (give each include a <name>)")
         elif c.tag in _UNIQUE_IN_WORLD:
             name = (c.get("name") or "").strip() or ("default_physics" if c.tag == "physics" else "")
         else:
