@@ -256,7 +256,7 @@ class _SkelReader(XmlReader):
 
     def float_text(self, el: etree._Element) -> float:
         try:
-            return super().float_text(el)
+            return self.text_numbers(el, 1)[0]
         except _Unparsable as e:  # DART reads a single value by the prefix of its first piece: '1 x' is 1
             if _dart_reads(el.text or "", scalar=True):
                 raise ModelError(e.message, source=e.source, line=e.line, element=e.element) from None
