@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from lxml import etree
 
-from idyntree_models.api import export_model, load_model
+from idyntree_models.api import export_model, load_model, save_model
 from idyntree_models.errors import ModelError
 from idyntree_models.formats import sdf
 from idyntree_models.formats.base import Diagnostics, LoadOptions
@@ -782,3 +782,29 @@ def test_the_generated_tables_are_the_description_files_own():
     made = subprocess.run([sys.executable, str(REPO / "scripts" / "sdf_value_types.py")], capture_output=True,
                           text=True, check=True).stdout
     assert made == (REPO / "idyntree_models" / "formats" / "sdf" / "value_types.py").read_text()
+
+
+_PLACED = '<link name="l1"><pose>1 0 0 0 0 0</pose></link><link name="l2"><pose>0 2 0 0.3 0 0</pose></link>'
+
+
+@pytest.mark.parametrize("text", [
+    f'<sdf version="1.8"><model name="m" placement_frame="l2">{_PLACED}</model></sdf>',
+    f'<sdf version="1.8"><world name="w"><model name="m" placement_frame="l2">{_PLACED}</model></world></sdf>',
+    f'<sdf version="1.8"><model name="top"><link name="base"/><model name="m" placement_frame="l2">{_PLACED}</model>'
+    "</model></sdf>",
+])
+def test_a_placement_frame_without_a_pose_is_read_as_libsdformat_reads_it(reference, tmp_path, text):
+    """A model's placement_frame without a <pose> puts that frame at its parent's origin (libsdformat reads the file;
+    only an <include>'s <placement_frame> needs a <pose>): the top model's was refused (fuzz_reference.py --format
+    sdf seed 20261301). The placement is kept for the SDF export, with the pose at the origin."""
+    path = tmp_path / "m.sdf"
+    path.write_text(text)
+    compare_with_libsdformat(reference, path)
+    if "<world" in text or '"top"' in text:
+        return
+    out = tmp_path / "out.sdf"
+    save_model(load_model(path), out)
+    again = etree.parse(str(out)).getroot().find("model")
+    assert again.get("placement_frame") == "l2"
+    assert [float(v) for v in again.find("pose").text.split()] == [0.0] * 6
+    compare_with_libsdformat(reference, out)

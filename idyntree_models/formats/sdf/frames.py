@@ -153,9 +153,7 @@ class FrameGraph:
     def build(self, top: Scope) -> None:
         self.collect(top)
         placement = (top.el.get("placement_frame") or "").strip()
-        if placement:
-            if find_child(top.el, "pose") is None and top.include_pose is None:
-                raise top.r.error(top.el, "placement_frame needs a <pose> in the model")
+        if placement:  # (without a <pose>, libsdformat puts the placement frame at the world's origin)
             self.resolve_or_fail(top, placement, top.el, "placement_frame")
         self.v[WORLD] = Vertex(WORLD, FrameKind.WORLD, top, None)
         self.edges()

@@ -329,9 +329,12 @@ def _placement(scope: Scope, model_H_base: np.ndarray, out: list[Extension], dia
         r, version = scope.include_reader  # (read as the world that includes it reads it)
     elif pose is None:
         pose = find_child(scope.el, "pose")
-    if pose is None:
+    if pose is not None:
+        world_H, rel = read_pose(r, pose, version)
+    elif (scope.el.get("placement_frame") or "").strip():  # (libsdformat: the placement frame at the world's origin)
+        world_H, rel = np.eye(4), None
+    else:
         return
-    world_H, rel = read_pose(r, pose, version)
     if rel not in (None, "world"):
         diag.warn(f"{diag.at(pose)}: the model's pose in its world is relative to '{rel}', another part of "
                   "the world: it is not part of the model and is not written")
