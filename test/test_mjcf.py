@@ -984,6 +984,24 @@ def test_repeated_sensor_and_mesh_names_are_refused_and_names_of_two_kinds_may_m
     load_model(both, format="mjcf")
 
 
+@pytest.mark.parametrize("inner", [
+    '<joint name="j"><body name="a"><geom size="0.1"/></body><site name="s"/></joint>',
+    '<geom size="0.1"><site name="s"/></geom>',
+])
+def test_a_name_in_what_mujoco_reads_past_is_no_second_object(inner):
+    """MuJoCo 4.0 does not check what stands in a <frame> against its schema, and reads past what a joint or a geom
+    there holds: a body or site of a name taken is no repeated name (MuJoCo reads the file; it was refused here,
+    fuzz_reference.py --format mjcf seed 20261305). Named as not in the model, as everything such an element holds."""
+    text = ('<mujoco><worldbody><body name="a"><frame><body name="c">' + inner +
+            '<geom size="0.1"/><site name="s"/></body></frame><geom size="0.1"/></body></worldbody></mujoco>')
+    m = mujoco.MjModel.from_xml_string(text)
+    assert (m.nbody, m.nsite) == (3, 1)
+    warnings: list[str] = []
+    model = load_model(text, format="mjcf", warnings=warnings)
+    assert sorted(model.links) == ["a", "c"]
+    assert any("not in the model" in w and ("in <joint>" in w or "in <geom>" in w) for w in warnings), warnings
+
+
 def test_a_link_named_world_below_the_root_is_refused_by_the_export_not_written_for_mujoco_to_refuse():
     urdf = """<robot name="r">
   <link name="base"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>

@@ -1817,7 +1817,14 @@ def _check_unique_names(r: XmlReader, root: etree._Element) -> dict[tuple[str, s
 
     for world in root.findall("worldbody"):
         seen.setdefault(("body", "world"), world)
+        inside: set[etree._Element] = set()  # what stands in a joint, geom, site, ...: no object MuJoCo makes
         for el in world.iter(*_NAMED_IN_BODIES):
+            parent = el.getparent()
+            while parent is not world and parent.tag not in _NAMED_IN_BODIES:  # (a frame, a replicate, ...)
+                parent = parent.getparent()
+            if parent in inside or (parent.tag != "body" and parent is not world):
+                inside.add(el)  # (a <body> in a <joint> of a <frame>, which MuJoCo 4.0 reads past unchecked)
+                continue
             note(el, _NAMED_IN_BODIES[el.tag], el.get("name"))
     for tag, kind in _NAMED_SECTIONS.items():
         for section in root.findall(tag):
