@@ -1002,6 +1002,26 @@ def test_a_name_in_what_mujoco_reads_past_is_no_second_object(inner):
     assert any("not in the model" in w and ("in <joint>" in w or "in <geom>" in w) for w in warnings), warnings
 
 
+@pytest.mark.parametrize("tiny", [
+    '<geom type="sphere" size="1e-9" mass="0.2"/>',
+    '<geom type="sphere" size="1.3e-5" mass="0.2"/>',  # (a volume of 9.2e-15 m^3: left out)
+    '<geom type="sphere" size="1.34e-5" mass="0.2"/>',  # (1.008e-14 m^3: counted)
+    '<geom type="box" size="1.2e-15 1 1" mass="3"/>',
+    '<geom type="box" size="1.3e-15 1 1" mass="3"/>',
+    '<geom type="capsule" size="1e-8 1" density="1e20"/>',
+])
+def test_a_geom_of_almost_no_volume_adds_no_mass_as_in_mujoco(tiny):
+    """MuJoCo leaves a geom given a mass out of the body's inertia when its volume is under MuJoCo's mjEPS (1e-14 m^3):
+    the import counted it (a foot 0.2 kg heavier than MuJoCo's, fuzz_reference.py --format mjcf seed 20261305). A
+    density's mass, however small the volume, is counted (the capsule)."""
+    text = (f'<mujoco><worldbody><body name="b"><freejoint/><geom size="0.1"/>{tiny}</body></worldbody></mujoco>')
+    m = mujoco.MjModel.from_xml_string(text)
+    link = load_model(text, format="mjcf").links["b"]
+    assert link.inertia.mass == pytest.approx(m.body_mass[1], rel=1e-12)
+    np.testing.assert_allclose(np.linalg.eigvalsh(link.inertia.inertia), np.sort(m.body_inertia[1]),
+                               rtol=1e-9)
+
+
 def test_a_link_named_world_below_the_root_is_refused_by_the_export_not_written_for_mujoco_to_refuse():
     urdf = """<robot name="r">
   <link name="base"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>

@@ -1441,6 +1441,8 @@ class _Importer:
             if _fitted(kind, a):
                 meshes += 1
                 continue
+            if vol < _MJ_EPS and "mass" in a:  # (MuJoCo leaves out a geom of less volume given a mass, whose density
+                continue  # it cannot make: measured, a sphere of radius 1.33e-5, 1e-14 m^3; its 0.2 kg were counted)
             with np.errstate(all="ignore"):
                 if "mass" in a:
                     a.get("density")  # (MuJoCo uses the mass, not the density, of a geom that has both)
