@@ -319,7 +319,7 @@ def test_numbers_dart_reads_in_a_skeleton_not_loaded_do_not_refuse_the_file(tmp_
     ("</inertia>", "</inertia><transformation>0 0 0 0 0 0 x</transformation>", "<transformation> value must be numbers, got '0 0 0 0 0 0 x'"),
     ("<mass>1</mass>", "<mass>x 1</mass>", "<mass> value must be numbers"),
     ("<mass>1</mass>", "<mass>1e400</mass>", "<mass> value must be finite"),
-    ("<child>b</child>", "<child>b</child><init_pos> </init_pos>", "so <init_pos> needs 1 values, got 0"),
+    ("<child>b</child>", "<child>b</child><init_pos> </init_pos>", "<init_pos> of revolute joint 'jb' is empty or holds no number DART reads"),
 ])
 def test_numbers_dart_cannot_read_in_a_skeleton_not_loaded_refuse_the_file(tmp_path: Path, old, new, message):
     """What strtod finds no number in, a number beyond a double's range, an element without text: DART refuses the
@@ -342,7 +342,7 @@ def test_what_dart_reads_of_a_number_is_what_the_c_library_strtod_reads():
     import ctypes.util
     import random
 
-    from idyntree_models.formats.skel import _strtod_reads
+    from idyntree_models.formats.skel import _strtod
 
     name = ctypes.util.find_library("c")
     if name is None:
@@ -361,9 +361,66 @@ def test_what_dart_reads_of_a_number_is_what_the_c_library_strtod_reads():
 
     pieces = ["0x", "0x.p1", "0x1p", "0x1p-1074", "0x1p-1075", "0x1.8p-1074", "4e-324", "2.2250738585072011e-308",
               "1e-400", "0e-400", "1e308", "1.8e308", "-INFINITY", "nan(abc)", "nan(", ".", "-.", "+.5", "1e+", "e5",
-              "0X1P3", "1_0", "infin", "1,5", "\u0661"]
+              "0X1P3", "1_0", "infin", "1,5", "\u0661", "2.2250738585072012e-308", "0x1.fffffffffffffp-1023",
+              "0x1p-1022", "2.2250738585072014e-308", "0x0p-99999999999", "0x1p-99999999999", "1e-99999999999",
+              "0e999999999", "0." + "0" * 5000 + "1", "0" * 5000, "0x" + "0" * 5000 + "1p-4000", ".e5"]
     rnd = random.Random(20261303)
     alphabet = "0123456789.eExXpP+-infatyINF()_abcdef,"
     pieces += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(1, 8))) for _ in range(20000)]
-    wrong = [p for p in pieces if _strtod_reads(p) != c_reads(p)]
+    wrong = [p for p in pieces if (_strtod(p) is not None) != c_reads(p)]
     assert not wrong, wrong[:10]
+
+
+_REV = _typed("revolute", "<axis><xyz>0 0 1</xyz></axis>")
+_BOX = "<geometry><box><size>1 1 1</size></box></geometry>"
+
+
+@pytest.mark.parametrize("mass, shape, joint", [
+    # a number DART reads, then what DART refuses further on: the judging goes on past the first
+    ("1 2", "", _typed("revolute", "<axis/>")),
+    ("1", '<transformation>0 0 0 0 0</transformation><marker name="m"><offset>x 0 0</offset></marker>', _JOINT),
+    ("1 2", "", _typed("revolute", "<axis><xyz>0 0 1</xyz></axis><init_pos/>")),
+    # strtod's range error at the smallest normal double (the exact value below it), after text DART reads
+    ("1", "<transformation>0 0 0 0 0 0 2.2250738585072012e-308x</transformation>", _JOINT),
+    # empty booleans and an empty visual colour: "has no text content"
+    ("1", "<gravity/>", _JOINT),
+    ("1", f"<collision_shape>{_BOX}<collidable> </collidable></collision_shape>", _JOINT),
+    ("1", f"<visualization_shape>{_BOX}<color/></visualization_shape>", _JOINT),
+    # what DART reads: a joint of one DOF takes one value, a weld joint none, a collision shape's colour is not read
+    ("1", "", _REV.replace("</joint>", "<init_pos>1 x</init_pos></joint>")),
+    ("1", "", _typed("weld", "<init_pos>x</init_pos>")),
+    ("1", f"<collision_shape>{_BOX}<color>1 x 1</color></collision_shape>", _JOINT),
+    ("1 x", f"<visualization_shape>{_BOX}<color>1 1 1 1 0</color></visualization_shape>", _JOINT),
+])
+def test_a_skeleton_not_loaded_is_judged_as_dart_reads_it_to_the_end(tmp_path: Path, mass, shape, joint):
+    """Found in review: a number DART reads and the reader refuses ended the judging of a skeleton not loaded, so that
+    what DART refuses further on (an <axis> without <xyz>, an unreadable marker offset) was read; the numbers are now
+    taken as DART takes them there, and the judging goes on. The file is refused exactly where dartpy refuses it."""
+    path = tmp_path / "w.skel"
+    path.write_text(_SECOND.format(shape=shape, joint=joint).replace(_B_INERTIA, f'<body name="b"><inertia><mass>{mass}'
+                                                                                 "</mass></inertia>"))
+    dart_ok = bool(dart_reference(path).get("ok"))
+    try:
+        ours_ok = load_model(path).name == "first"
+    except ModelError as e:
+        assert "which is not loaded; DART refuses the whole world" in e.message
+        ours_ok = False
+    assert ours_ok == dart_ok
+
+
+@pytest.mark.parametrize("slices, dart_reads", [(".5", False), ("5 6", True), ("5.5", True), ("0", None)])
+def test_a_soft_count_below_one_refuses_the_file_and_one_dart_reads_does_not(tmp_path: Path, slices, dart_reads):
+    """Found in review: any number the reader refused in a soft shape's count (`5 6`) refused the world 'as DART
+    refuses it'; DART reads the first piece as an unsigned integer (stoul: '5 6' and '5.5' are 5, '.5' none). A count
+    below 1 DART refuses, or runs out of memory on, or loops on forever (0 slices: not given to dartpy here)."""
+    sphere = _SOFT_KINDS["sphere"].replace("<num_slices>6</num_slices>", f"<num_slices>{slices}</num_slices>")
+    path = tmp_path / "w.skel"
+    path.write_text(_soft_world(sphere))
+    if dart_reads is not None:
+        assert bool(dart_reference(path).get("ok")) == dart_reads
+    if dart_reads:
+        assert load_model(path).name == "first"
+    else:
+        with pytest.raises(ModelError, match=r"<num_slices> is below 1 \(DART refuses it, runs out of memory or never "
+                                             r"ends\) \(in skeleton 'second', which is not loaded"):
+            load_model(path)

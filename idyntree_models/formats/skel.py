@@ -19,7 +19,7 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
+from decimal import Decimal
 
 import numpy as np
 from lxml import etree
@@ -154,54 +154,69 @@ class _Unparsable(ModelError):
         return cls(e.message, source=e.source, line=e.line, element=e.element)
 
 
-# DART reads a number as C's strtod reads its prefix: '1x' is 1, '0x10' 16, 'nan' and 'inf' are read; only a piece
-# with no such prefix, or out of a double's range (beyond it, or underflowing to zero or a subnormal), is refused.
-_STROD_PREFIX = re.compile(r"[+-]?(?:(inf|nan)|0x(?:[0-9a-f]+(?:\.[0-9a-f]*)?|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?"
-                           r"|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?)", re.IGNORECASE)
+# DART reads a number as C's strtod (through std::stod) reads its prefix: '1x' is 1, '0x10' 16, 'nan' and 'inf' are
+# read; it refuses a piece with no such prefix, or out of a double's range (ERANGE: beyond it, or an inexact value
+# below the smallest normal double). The reader itself reads an underflowing number as 0 (docs/skel.md).
+_STRTOD_PREFIX = re.compile(r"[+-]?(?:(inf|nan)|0x(?:[0-9a-f]+(?:\.[0-9a-f]*)?|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?"
+                            r"|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?)", re.IGNORECASE)
 _C_SPACE = " \t\n\v\f\r"
 _C_SPACES = re.compile(f"[{_C_SPACE}]+")
+_DBL_MIN = sys.float_info.min
+_DEC_DBL_MIN = Decimal(_DBL_MIN)
 
 
-def _strtod_reads(piece: str) -> bool:
-    m = _STROD_PREFIX.match(piece)
+def _strtod(piece: str) -> float | None:
+    """strtod's value of the prefix of `piece`; None where it reads none or reports a range error."""
+    m = _STRTOD_PREFIX.match(piece)
     if m is None:
-        return False
-    if m.group(1):
-        return True
+        return None
     text = m.group()
+    if m.group(1):
+        return float(text)
+    hexa = "x" in text.lower()
     try:
-        value = float.fromhex(text) if "x" in text.lower() else float(text)
+        value = float.fromhex(text) if hexa else float(text)
     except OverflowError:
-        return False
+        return None
     if math.isinf(value):
-        return False
-    if value != 0.0 and abs(value) >= sys.float_info.min:
-        return True
-    return _exact(text) == Fraction(value)  # (strtod's range error: a value underflowing, rounded to 0 or subnormal)
+        return None
+    if abs(value) > _DBL_MIN:
+        return value
+    # at or below the smallest normal double, strtod reports a range error unless the value is exact
+    exact = _hex_exact_or_normal(text) if hexa else (Decimal(text) == Decimal(value) or abs(Decimal(text)) >= _DEC_DBL_MIN)
+    return value if exact else None
 
 
-def _exact(text: str) -> Fraction:
-    """The value a strtod prefix spells, without rounding."""
-    low = text.lower()
-    if "x" not in low:
-        return Fraction(low)
-    sign = -1 if low.startswith("-") else 1
-    mantissa, _, exponent = low.lstrip("+-")[2:].partition("p")
+def _hex_exact_or_normal(text: str) -> bool:
+    """Whether a hexadecimal float is exactly a double or at least the smallest normal one: decided from its
+    mantissa's bits, never by a power of two as large as its exponent (`0x1p-99999999999`)."""
+    mantissa, _, exponent = text.lower().lstrip("+-")[2:].partition("p")
     whole, _, frac = mantissa.partition(".")
     digits = int(whole + frac or "0", 16)
-    return sign * Fraction(digits) * Fraction(2) ** (int(exponent or "0") - 4 * len(frac))
+    if digits == 0:
+        return True
+    power = int(exponent or "0") - 4 * len(frac)  # the value is digits * 2**power
+    if digits.bit_length() - 1 + power >= -1022:
+        return True
+    return power + ((digits & -digits).bit_length() - 1) >= -1074  # (a multiple of the smallest subnormal)
 
 
-def _dart_reads(raw: str, scalar: bool) -> bool:
-    """Whether DART's parser reads the text `raw` of an element holding numbers, whatever it makes of it: a vector
-    takes each whitespace-separated piece (too few are zeros, too many are dropped, but every one must be read), a
-    single value the first piece; an element without text it refuses ("has no text content"). What DART reads and
-    the reader refuses (a count, a NaN, trailing text) refuses the skeleton loaded, but not the file when it stands
-    in a skeleton not loaded: DART reads the world (fuzz_reference.py --format skel seed 20261303)."""
+def _dart_values(raw: str, n: int | None, scalar: bool) -> list[float] | None:
+    """The numbers DART's parser makes of the text `raw` of an element (None where it refuses the text): a vector
+    takes each whitespace-separated piece (every one must be read; too few are zeros, too many are dropped to the
+    `n` it wants), a single value the first piece; an element without text it refuses ("has no text content").
+    What DART reads and the reader refuses (a count, a NaN, trailing text) refuses the skeleton loaded, but not the
+    file when it stands in a skeleton not loaded: DART reads the world (fuzz_reference.py --format skel seed
+    20261303)."""
     pieces = _C_SPACES.split(raw.strip(_C_SPACE))
     if pieces == [""]:
-        return False
-    return all(_strtod_reads(p) for p in (pieces[:1] if scalar else pieces))
+        return None
+    values = [_strtod(p) for p in (pieces[:1] if scalar else pieces)]
+    if None in values:
+        return None
+    if n is not None:
+        values = (values + [0.0] * n)[:n]
+    return values
 
 
 class _SkelReader(XmlReader):
@@ -213,6 +228,9 @@ class _SkelReader(XmlReader):
         super().__init__(source)
         self.kids: dict[etree._Element, dict] = {}  # the first child of each tag, by element (also _unread's)
         self._transforms: dict[str, np.ndarray] = {}  # <transformation> text -> its matrix, for this file
+        # while judging a skeleton not loaded: a number is what DART makes of it (the judging goes on to what DART
+        # refuses further on), where the skeleton loaded refuses what the reader refuses
+        self.dart_numbers = False
 
     def child(self, parent: etree._Element, tag: str) -> etree._Element | None:
         """The first child element `tag` of `parent` (a plain tag, never a path), or None."""
@@ -250,23 +268,33 @@ class _SkelReader(XmlReader):
         try:
             return super().floats_list(el, raw, what, n)
         except ModelError as e:  # (refused here; unparsable only where DART cannot read it either)
-            if _dart_reads(raw, scalar=False):
-                raise
-            raise _Unparsable.of(e) from None
+            values = _dart_values(raw, n, scalar=False)
+            if values is None:
+                raise _Unparsable.of(e) from None
+            if self.dart_numbers:
+                return values
+            raise
 
     def float_text(self, el: etree._Element) -> float:
         try:
             return self.text_numbers(el, 1)[0]
         except _Unparsable as e:  # DART reads a single value by the prefix of its first piece: '1 x' is 1
-            if _dart_reads(el.text or "", scalar=True):
-                raise ModelError(e.message, source=e.source, line=e.line, element=e.element) from None
-            raise
+            values = _dart_values(el.text or "", 1, scalar=True)
+            if values is None:
+                raise
+            if self.dart_numbers:
+                return values[0]
+            raise ModelError(e.message, source=e.source, line=e.line, element=e.element) from None
 
     def float_attr(self, el: etree._Element, attr: str, default: float | None = None) -> float:
         try:
             return super().float_attr(el, attr, default)
-        except _Unparsable as e:  # DART reads a <dof>'s attributes whatever they hold (an unreadable one as 0)
-            raise ModelError(e.message, source=e.source, line=e.line, element=e.element) from None
+        except ModelError as e:  # DART reads a <dof>'s attributes whatever they hold (an unreadable one as 0)
+            if self.dart_numbers:
+                return 0.0 if default is None else default
+            if isinstance(e, _Unparsable):
+                raise ModelError(e.message, source=e.source, line=e.line, element=e.element) from None
+            raise
 
     def transformation(self, parent: etree._Element) -> np.ndarray:
         """`x y z a b c`: translation, then R = Rx(a) Ry(b) Rz(c) (DART's XYZ Euler angles)."""
@@ -282,6 +310,8 @@ class _SkelReader(XmlReader):
 
     def bool_value(self, el: etree._Element) -> bool:
         value = self.text(el).lower()
+        if not value:  # ("Child element [mobile] in parent [skeleton] has no text content")
+            raise self.unparsable(el, f"<{el.tag}> is empty (DART refuses it)")
         try:
             return xml_double(value) != 0.0
         except NumberError:
@@ -356,6 +386,7 @@ def _check_other_skeletons(r: _SkelReader, skeletons: list[etree._Element], chos
     for k, other in enumerate(skeletons):
         if k == chosen:
             continue
+        r.dart_numbers = True
         try:
             _skeleton(r, other, options, Diagnostics(source=r.source, quiet=True), [], names[k])
         except ModelError as e:
@@ -363,6 +394,8 @@ def _check_other_skeletons(r: _SkelReader, skeletons: list[etree._Element], chos
                 continue
             message = f"{e.message} (in skeleton '{names[k]}', which is not loaded; DART refuses the whole world)"
             raise ModelError(message, source=e.source, line=e.line, element=e.element) from None
+        finally:
+            r.dart_numbers = False
 
 
 def _physics(r: _SkelReader, world: etree._Element):
@@ -734,10 +767,10 @@ def _soft_shape(r: _SkelReader, soft: etree._Element, body: str, lost: list[str]
     shape = r.child(geo, kind)
     for tag, n in _SOFT_PARTS[kind]:
         el = r.need(shape, tag, f" in the soft <{kind}> of body '{body}' (DART refuses it too)")
-        try:
-            r.floats_text(el, n)
-        except ModelError as e:  # (a count DART misreads makes it hang or run out of memory: '0x5' is 0, '-1' huge)
-            raise e if isinstance(e, _Unparsable) or tag in ("radius", "size", "height") else _Unparsable.of(e) from None
+        values = r.floats_text(el, n)
+        if tag not in ("radius", "size", "height") and min(values) < 1:  # (DART: stoul's '0x5' is 0, '-1' huge)
+            raise r.unparsable(el, f"body '{body}': a count of its soft <{kind}>'s <{tag}> is below 1 (DART refuses "
+                                   "it, runs out of memory or never ends)")
     lost.append(f"soft body '{body}' (soft {kind} of {total:g} kg point masses; only the rigid part is loaded)")
 
 
@@ -807,13 +840,21 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
     if collidable is not None and not r.bool_value(collidable):
         lost.append(f"the {tag} collision shape of body '{body}' does not collide (<collidable>)")
     color_el = r.child(el, "color")
+    if color_el is not None and el.tag == "visualization_shape" and not r.text(color_el):
+        raise r.unparsable(color_el, f"the <color> of a visual shape of body '{body}' is empty (DART refuses it)")
     if color_el is not None and shape is not None:
-        c = r.text_numbers(color_el)
-        if len(c) == 3:
+        try:
+            c = r.text_numbers(color_el)
+        except ModelError as e:
+            if el.tag == "visualization_shape":
+                raise
+            c = None  # (DART does not read a collision shape's colour, and reads the file)
+            diag.warn(f"line {color_el.sourceline}: {e.message}; ignored (DART does not read a collision shape's colour)")
+        if c is not None and len(c) == 3:
             c.append(1.0)
-        if len(c) == 4:
+        if c is not None and len(c) == 4:
             shape.material = Material(color=np.array(c))
-        else:
+        elif c is not None:
             diag.warn(f"line {color_el.sourceline}: <color> needs 3 or 4 numbers, got {len(c)}; ignored")
     return shape, (tag, pose, data)
 
@@ -1169,6 +1210,15 @@ def _init_values(r: _SkelReader, el: etree._Element, joint: _Joint, tag: str, at
     if e is None:
         return
     n = len(joint.dofs)
+    if r.dart_numbers:  # (DART reads none of a weld joint's, one value of a joint of one DOF: '1 x' is 1)
+        if n:
+            values = _dart_values(e.text or "", n, scalar=n == 1)
+            if values is None:
+                raise r.unparsable(e, f"<{tag}> of {joint.type} joint '{joint.name}' is empty or holds no number "
+                                      "DART reads (DART refuses it)")
+            for dof, v in zip(joint.dofs, values):
+                setattr(dof, attr, v)
+        return
     values = r.text_numbers(e)
     if len(values) != n:  # (DART reads a count that differs, but no value at all: "has no text content")
         error = r.error if values else r.unparsable
