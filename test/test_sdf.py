@@ -808,3 +808,40 @@ def test_a_placement_frame_without_a_pose_is_read_as_libsdformat_reads_it(refere
     assert again.get("placement_frame") == "l2"
     assert [float(v) for v in again.find("pose").text.split()] == [0.0] * 6
     compare_with_libsdformat(reference, out)
+
+
+def _pose6(text: str) -> np.ndarray:
+    v = [float(x) for x in text.split()]
+    return make_transform(rpy_to_matrix(v[3:]), v[:3])
+
+
+@pytest.mark.parametrize("placement, pose, frame_in_model", [
+    ("__model__", "", lambda ref: np.eye(4)),
+    ("__model__", "<pose>0 1 0 0 0 0.3</pose>", lambda ref: np.eye(4)),
+    ("j", "<pose>0 0 1 0 0.2 0</pose>", lambda ref: _h(ref["joints"]["j"]["pose"])),
+    ("l2", "<pose>0 0 1 0 0.2 0</pose>", lambda ref: _h(ref["links"]["l2"]["pose"])),
+])
+def test_the_export_keeps_every_link_where_the_placement_frame_put_it_in_the_world(reference, tmp_path, placement, pose,
+                                                                                    frame_in_model):
+    """Found in review: a top model placed by `__model__` was written with its placement dropped and a zero pose (the
+    links moved by the base link's pose), and one placed by a joint kept the joint's name, whose frame the writer
+    writes at the child link (the links moved). The world pose of every link is computed from libsdformat's poses
+    in the model and the placement (the frame's world pose is the model's <pose>), before and after the export."""
+    path = tmp_path / "m.sdf"
+    path.write_text(f'<sdf version="1.8"><model name="m" placement_frame="{placement}">{pose}'
+                    '<link name="l1"><pose>1 0 0 0 0 0</pose></link><link name="l2"><pose>0 2 0 0.3 0 0</pose></link>'
+                    '<joint name="j" type="revolute"><pose>0.1 0.2 0.3 0.1 0 0.4</pose><parent>l1</parent>'
+                    "<child>l2</child><axis><xyz>0 0 1</xyz></axis></joint></model></sdf>")
+    ref = _ref(reference, path)["model"]
+    world_H_model = _pose6(pose[6:-7] if pose else "0 0 0 0 0 0") @ np.linalg.inv(frame_in_model(ref))
+    out = tmp_path / "out.sdf"
+    save_model(load_model(path), out)
+    written = etree.parse(str(out)).getroot().find("model")
+    assert written.get("placement_frame") in (None, "l2")
+    again = _ref(reference, out)["model"]
+    out_placement = written.get("placement_frame")
+    world_H_out = _pose6(written.find("pose").text) @ (np.linalg.inv(_h(again["links"][out_placement]["pose"]))
+                                                      if out_placement else np.eye(4))
+    for link in ("l1", "l2"):
+        np.testing.assert_allclose(world_H_out @ _h(again["links"][link]["pose"]),
+                                   world_H_model @ _h(ref["links"][link]["pose"]), atol=1e-9, err_msg=link)

@@ -1128,3 +1128,27 @@ def test_a_world_including_one_uri_twice_without_names_is_refused(tmp_path):
                  format="sdf", search_paths=[str(tmp_path / "models")])
     assert e.line == 6
     assert load_model(named, format="sdf", search_paths=[str(tmp_path / "models")]).name == "robot"
+
+
+@pytest.mark.parametrize("extra, message", [
+    ('<model name="other"><link name="l"/>' + _include("model://box") + "\n" + _include("model://box") + "</model>",
+     "model 'other' includes 'model://box' twice without a <name> (the first at line 5)"),
+    ('<include><uri>model://box</uri>\n<name> </name></include>', "the <name> of an <include> is empty"),
+])
+def test_what_libsdformat_cannot_take_of_a_world_include_is_refused(tmp_path, extra, message):
+    """Found in review: two unnamed includes of one URI in a world's model not read (libsdformat: "model with
+    name[box] already exists"), and an include's empty <name>, on which libsdformat 12 crashes (std::logic_error)
+    where the reader took the included model's name."""
+    box = tmp_path / "models" / "box"
+    box.mkdir(parents=True)
+    (box / "model.config").write_text('<?xml version="1.0"?><model><name>box</name><sdf version="1.9">model.sdf</sdf>'
+                                      "</model>")
+    (box / "model.sdf").write_text(_model(name="box"))
+    text = _world(extra)
+    if shutil.which("ign") is not None:
+        (tmp_path / "w.sdf").write_text(text)
+        done = subprocess.run(["ign", "sdf", "-k", str(tmp_path / "w.sdf")], capture_output=True, text=True,
+                              timeout=120, env=dict(os.environ, SDF_PATH=str(tmp_path / "models")))
+        assert done.returncode != 0 or "Error" in done.stdout + done.stderr, done.stdout
+    e = _refused(text, re.escape(message), format="sdf", search_paths=[str(tmp_path / "models")])
+    assert e.line == 6

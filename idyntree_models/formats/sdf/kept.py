@@ -24,7 +24,7 @@ import numpy as np
 from lxml import etree
 
 from ...model.model import Extension, Model
-from ...model.transforms import matrix_to_rpy
+from ...model.transforms import inverse, matrix_to_rpy
 from ..base import Diagnostics
 from ..common import INERTIA_KEYS, format_numbers
 from ..xmlutil import find_child, fragment, shown_tag
@@ -166,7 +166,7 @@ def keep_unread(g: SdfGraph, model: Model, shape_elements: dict[str, list[etree.
                   repeats)
         if top:
             base = model.default_base_link
-            _placement(scope, g.links[base] if base in g.links else np.eye(4), out, diag)
+            _placement(scope, g.links[base] if base in g.links else np.eye(4), out, diag, g.joints)
     notes = g.unread
     for name, (el, _) in g.link_elements.items():
         if name not in model.links:
@@ -319,7 +319,8 @@ def _repeat(el: etree._Element, path: tuple[str, ...], owner_kind: str, owner: s
 
 # the top model's placement in a world is no part of the model: its pose (not zero, or with a placement frame)
 # and placement frame are kept, from the model or from the <include> that placed it in the world
-def _placement(scope: Scope, model_H_base: np.ndarray, out: list[Extension], diag: Diagnostics) -> None:
+def _placement(scope: Scope, model_H_base: np.ndarray, out: list[Extension], diag: Diagnostics,
+               joints: dict | None = None) -> None:
     """The pose places the model frame (or its placement frame) in the world.  The model frame written is the
     base link's: without a placement frame, the pose kept is composed with the base's pose in the model read."""
     inc = scope.include_el
@@ -342,6 +343,14 @@ def _placement(scope: Scope, model_H_base: np.ndarray, out: list[Extension], dia
     # (an include's <placement_frame> overrides the model's own)
     placement = (scope.placement if inc is not None and scope.placement else
                  (scope.el.get("placement_frame") or "").strip())
+    if placement == "__model__":  # (the model frame placed is no placement: the writer writes the base link's)
+        placement = ""
+    joint = (joints or {}).get(placement)
+    if joint is not None:  # (the writer writes a joint's frame at its child link, not where the file put it)
+        diag.warn(f"{diag.at(scope.el)}: the model's placement_frame '{placement}' is a joint, whose frame the "
+                  "writer does not write as read: written as the pose it gives the model instead")
+        world_H = world_H @ inverse(joint.model_H_joint)
+        placement = ""
     if not placement:
         world_H = world_H @ model_H_base
     text = format_numbers(list(world_H[:3, 3]) + list(matrix_to_rpy(world_H[:3, :3])), "the pose of the model")

@@ -258,6 +258,7 @@ def _check_other_model(r: XmlReader, el: etree._Element, version: tuple[int, int
         raise r.error(el, f"model '{name}' has no links (a model must have at least one link; libsdformat refuses "
                           f"the world)")
     _unique_children(r, el, _UNIQUE_IN_MODEL, f"model '{name}'", across=version >= (1, 7))
+    _one_uri_once(r, el, f"model '{name}'")
     for c in el:
         if c.tag == "model":  # (not iter(): a plugin's content is not SDF)
             _check_other_model(r, c, version)
@@ -283,6 +284,21 @@ def _unique_children(r: XmlReader, el: etree._Element, tags: tuple[str, ...], wh
                              "libsdformat refuses the world)")
 
 
+def _one_uri_once(r: XmlReader, el: etree._Element, where: str) -> None:
+    """libsdformat names an <include> without <name> after the model it includes, so two such includes of one URI
+    are two models of one name ("model with name[box] already exists"): judged without reading the file."""
+    unnamed: dict[str, etree._Element] = {}
+    for c in el:
+        if c.tag != "include" or find_child(c, "name") is not None:
+            continue
+        uri = child_text(r, c, "uri")
+        first = unnamed.setdefault(uri, c) if uri else c
+        if first is not c:
+            raise r.error(c, f"{where} includes '{uri}' twice without a <name> (the first at line {first.sourceline}): "
+                             "both take the name of what it holds, and libsdformat refuses the world (give each "
+                             "include a <name>)")
+
+
 def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: tuple[int, int]) -> None:
     """World-level frames and model poses must name world-level frames or models (no cycles); the names of the
     world's models, frames, lights, actors and physics are unique per kind (and once the model read is known, its
@@ -293,21 +309,14 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
     unnoticed.  A frame named as a model is said: libsdformat renames the frame with a warning, so that a pose
     relative to that name means the model."""
     kinds: dict[tuple[str, str], etree._Element] = {}  # (kind, name) -> the element of that kind and name
-    unnamed: dict[str, etree._Element] = {}  # the URI of an include without <name> -> the first such include
+    _one_uri_once(r, world, f"world '{world.get('name')}'")
     for c in world:
         if not isinstance(c.tag, str):
             continue
         if c.tag == "include":
             if is_true(c.get("merge")):
                 raise r.error(c, "merge-include is not allowed directly in a <world> (only inside a model)")
-            name = child_text(r, c, "name")  # (an include without <name> takes its file's: not known here,
-            uri = child_text(r, c, "uri")  # but two of one URI take one name, whatever the file holds)
-            if not name and uri:
-                first = unnamed.setdefault(uri, c)
-                if first is not c:
-                    raise r.error(c, f"world '{world.get('name')}' includes '{uri}' twice without a <name> (the first "
-                                     f"at line {first.sourceline}): both take the name of its model, and libsdformat "
-                                     "refuses the world (give each include a <name>)")
+            name = child_text(r, c, "name")  # (an include without <name> takes its file's: not known here)
         elif c.tag in _UNIQUE_IN_WORLD:
             name = (c.get("name") or "").strip() or ("default_physics" if c.tag == "physics" else "")
         else:
