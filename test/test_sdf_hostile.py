@@ -1152,3 +1152,18 @@ def test_what_libsdformat_cannot_take_of_a_world_include_is_refused(tmp_path, ex
         assert done.returncode != 0 or "Error" in done.stdout + done.stderr, done.stdout
     e = _refused(text, re.escape(message), format="sdf", search_paths=[str(tmp_path / "models")])
     assert e.line == 6
+
+
+@pytest.mark.parametrize("pad, said", [(" ", False), ("\t", False), ("\u2028", True), ("\u00a0", True)])
+def test_a_name_with_white_space_around_it_is_read_stripped_and_said(tmp_path, pad, said):
+    """Found by differential fuzzing (fuzz_reference.py --format sdf seed 20261308): libsdformat trims a name's ASCII
+    white space, as the reader does, but keeps other white space (U+2028), so a <child> naming the link without it
+    finds nothing ("Child frame with name[C] ... not found"); the reader strips every white space and read such a
+    file without a word. It still reads it, and says so where libsdformat would not find the name."""
+    text = _model(f'<link name="P"/><link name="C{pad}"/><joint name="J" type="fixed"><parent>P</parent>'
+                  "<child>C</child></joint>")
+    assert _libsdformat_accepts(text, tmp_path) in ((False, None) if said else (True, None))
+    warnings: list[str] = []
+    model = load_model(text, format="sdf", warnings=warnings)
+    assert "C" in model.links or "C" in model.frames
+    assert any("has white space around it: read as 'C'" in w for w in warnings) == said, warnings

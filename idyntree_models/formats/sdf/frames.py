@@ -53,6 +53,8 @@ RESOLVABLE = {"link": FrameKind.LINK, "joint": FrameKind.JOINT, "frame": FrameKi
 WORLD = "world"
 
 
+_ASCII_SPACE = " \t\n\v\f\r"
+
 @dataclass
 class Scope:
     """One <model> (top-level, nested or included) with its own version, file and names."""
@@ -234,9 +236,14 @@ class FrameGraph:
                 tag = "model"
             if tag not in RESOLVABLE:
                 continue
-            n = (c.get("name") or "").strip()
+            raw = c.get("name") or ""
+            n = raw.strip()
             if not n:
                 raise r.error(c, f"<{tag}> needs a name attribute")
+            if len(n) != len(raw) and len(raw.strip(_ASCII_SPACE)) != len(n):  # (libsdformat trims ASCII only)
+                self.diag.warn(f"{self.diag.at(c)}: <{tag}> name '{raw}' has white space around it: read as '{n}' "
+                               f"(libsdformat trims only ASCII white space and keeps this, so that a <parent> or "
+                               f"<child> naming '{n}' does not find it and it refuses the file)")
             check_name(r, c, n, tag, version)
             # up to 1.6 only links clash with links and joints with joints
             key = ("any", n) if version >= (1, 7) else (tag, n)
