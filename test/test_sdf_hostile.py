@@ -1167,3 +1167,17 @@ def test_a_name_with_white_space_around_it_is_read_stripped_and_said(tmp_path, p
     model = load_model(text, format="sdf", warnings=warnings)
     assert "C" in model.links or "C" in model.frames
     assert any("has white space around it: read as 'C'" in w for w in warnings) == said, warnings
+
+
+@pytest.mark.parametrize("kind, extra", [("light", ' type="point"'), ("particle_emitter", ' type="box"')])
+def test_two_lights_or_emitters_of_one_name_in_a_link_of_the_model_read_are_refused(tmp_path, kind, extra):
+    """Found by differential fuzzing (fuzz_reference.py --format sdf seed 20261308): a link's lights and particle
+    emitters are kept unread, and two of one name were kept (libsdformat: "light with name[l] already exists");
+    the world's other models were judged so, the model read not."""
+    text = _model(f'<link name="l"><{kind} name="x"{extra}/>\n<{kind} name="x"{extra}/></link>')
+    assert _libsdformat_accepts(text, tmp_path) in (False, None)
+    e = _refused(text, re.escape(f"link 'l' has two <{kind}> named 'x' (the first at line 4"), format="sdf")
+    assert e.line == 5
+    ok = _model(f'<link name="l"><{kind} name="x"{extra}/>\n<{kind} name="y"{extra}/></link>')
+    assert _libsdformat_accepts(ok, tmp_path) in (True, None)
+    load_model(ok, format="sdf")
