@@ -509,14 +509,6 @@ def _sensor(fg: FrameGraph, scope: Scope, el: etree._Element, owner: str, defaul
 
 def _link_sensors(fg: FrameGraph, g: SdfGraph, vx: Vertex) -> None:
     _sensors_of(fg, g, vx, vx.name, "link")
-    seen: dict[tuple[str, str], etree._Element] = {}  # the link's lights and particle emitters, kept unread: their
-    for c in vx.el:  # names too are unique in it ("light with name[l] already exists": libsdformat refuses the file)
-        if c.tag == "light" or c.tag == "particle_emitter":
-            key = (c.tag, (c.get("name") or "").strip())
-            first = seen.setdefault(key, c)
-            if first is not c:
-                raise vx.scope.r.error(c, f"link '{vx.name}' has two <{c.tag}> named '{key[1]}' (the first at line "
-                                          f"{first.sourceline}; libsdformat refuses the file)")
 
 
 def _joint_sensors(fg: FrameGraph, g: SdfGraph, vx: Vertex) -> None:
