@@ -51,9 +51,8 @@ class FrameKind(str, Enum):
 
 RESOLVABLE = {"link": FrameKind.LINK, "joint": FrameKind.JOINT, "frame": FrameKind.FRAME, "model": FrameKind.MODEL}
 WORLD = "world"
+_ASCII_SPACE = " \t\n\v\f\r"  # (what libsdformat trims of a name)
 
-
-_ASCII_SPACE = " \t\n\v\f\r"
 
 @dataclass
 class Scope:

@@ -320,7 +320,7 @@ def _repeat(el: etree._Element, path: tuple[str, ...], owner_kind: str, owner: s
 # the top model's placement in a world is no part of the model: its pose (not zero, or with a placement frame)
 # and placement frame are kept, from the model or from the <include> that placed it in the world
 def _placement(scope: Scope, model_H_base: np.ndarray, out: list[Extension], diag: Diagnostics,
-               joints: dict | None = None) -> None:
+               joints: dict) -> None:
     """The pose places the model frame (or its placement frame) in the world.  The model frame written is the
     base link's: without a placement frame, the pose kept is composed with the base's pose in the model read."""
     inc = scope.include_el
@@ -345,7 +345,7 @@ def _placement(scope: Scope, model_H_base: np.ndarray, out: list[Extension], dia
                  (scope.el.get("placement_frame") or "").strip())
     if placement == "__model__":  # (the model frame placed is no placement: the writer writes the base link's)
         placement = ""
-    joint = (joints or {}).get(placement)
+    joint = joints.get(placement)
     if joint is not None:  # (the writer writes a joint's frame at its child link, not where the file put it)
         diag.warn(f"{diag.at(scope.el)}: the model's placement_frame '{placement}' is a joint, whose frame the "
                   "writer does not write as read: written as the pose it gives the model instead")

@@ -257,13 +257,13 @@ def _check_other_model(r: XmlReader, el: etree._Element, version: tuple[int, int
     if not any(c.tag in ("link", "model", "include") for c in el) and not child_bool(r, el, "static", False):
         raise r.error(el, f"model '{name}' has no links (a model must have at least one link; libsdformat refuses "
                           f"the world)")
-    _unique_children(r, el, _UNIQUE_IN_MODEL, f"model '{name}'", across=version >= (1, 7))
+    unique_children(r, el, _UNIQUE_IN_MODEL, f"model '{name}'", across=version >= (1, 7))
     _one_uri_once(r, el, f"model '{name}'")
     for c in el:
         if c.tag == "model":  # (not iter(): a plugin's content is not SDF)
             _check_other_model(r, c, version)
         elif c.tag in ("link", "joint"):
-            _unique_children(r, c, _UNIQUE_IN_LINK if c.tag == "link" else ("sensor",),
+            unique_children(r, c, _UNIQUE_IN_LINK if c.tag == "link" else ("sensor",),
                              f"{c.tag} '{(c.get('name') or '').strip()}' of model '{name}'", across=False)
 
 
@@ -271,7 +271,10 @@ _UNIQUE_IN_MODEL = ("link", "joint", "frame", "model")
 _UNIQUE_IN_LINK = ("visual", "collision", "sensor", "light", "particle_emitter")
 
 
-def _unique_children(r: XmlReader, el: etree._Element, tags: tuple[str, ...], where: str, across: bool) -> None:
+def unique_children(r: XmlReader, el: etree._Element, tags: tuple[str, ...], where: str, across: bool,
+                    refused: str = "the world") -> None:
+    """The children of `el` of `tags` are unique by name, per tag (`across`: across the tags): libsdformat refuses
+    `refused` otherwise ("link with name[l] already exists")."""
     seen: dict[tuple[str, str], etree._Element] = {}
     for c in el:
         if c.tag not in tags:  # (a comment's tag is a function: never one of them)
@@ -281,7 +284,7 @@ def _unique_children(r: XmlReader, el: etree._Element, tags: tuple[str, ...], wh
         if first is not c:
             what, other = (f"<{c.tag}>", "") if first.tag == c.tag else ("elements", f", a <{first.tag}>,")
             raise r.error(c, f"{where} has two {what} named '{name}' (the first{other} at line {first.sourceline}; "
-                             "libsdformat refuses the world)")
+                             f"libsdformat refuses {refused})")
 
 
 def _one_uri_once(r: XmlReader, el: etree._Element, where: str) -> None:

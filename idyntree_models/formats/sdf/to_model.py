@@ -81,7 +81,7 @@ from .kept import (
     look,
     own_ambient,
 )
-from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor
+from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor, unique_children
 
 # model.metadata keys this stage sets (documented in docs/sdf.md):
 #   "free_bodies": {free link: {"base": link, "joints": [6 names], "links": [5 names]}}
@@ -230,14 +230,8 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
     many: dict[str, list[etree._Element]] = {}
     notes: list = []
     first = look(el, LINK_TAGS, (), notes, ATTRIBUTES["link"], many, LINK_REPEATED)
-    if "light" in first or "particle_emitter" in first:  # (kept unread, their names too are unique in the link:
-        seen: dict[tuple[str, str], etree._Element] = {}  # "light with name[l] already exists")
-        for c in el.iterchildren("light", "particle_emitter"):
-            key = (c.tag, (c.get("name") or "").strip())
-            other = seen.setdefault(key, c)
-            if other is not c:
-                raise r.error(c, f"link '{name}' has two <{c.tag}> named '{key[1]}' (the first at line "
-                                 f"{other.sourceline}; libsdformat refuses the file)")
+    if "light" in first or "particle_emitter" in first:  # (kept unread, their names too are unique in the link)
+        unique_children(r, el, ("light", "particle_emitter"), f"link '{name}'", across=False, refused="the file")
     for kind in ("visual", "collision"):
         seen: dict[str, int] = {}
         for shape_el in many.get(kind, ()):
