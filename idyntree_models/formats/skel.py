@@ -153,6 +153,11 @@ class _Unparsable(ModelError):
     def of(cls, e: ModelError) -> _Unparsable:
         return cls(e.message, source=e.source, line=e.line, element=e.element)
 
+    def plain(self, message: str | None = None) -> ModelError:
+        """The same error as the reader's own rule (DART reads what it names), or with `message`."""
+        return ModelError(self.message if message is None else message, source=self.source, line=self.line,
+                          element=self.element)
+
 
 # DART reads a number as C's strtod (through std::stod) reads its prefix: '1x' is 1, '0x10' 16, 'nan' and 'inf' are
 # read; it refuses a piece with no such prefix, or out of a double's range (ERANGE: beyond it, or an inexact value
@@ -284,7 +289,7 @@ class _SkelReader(XmlReader):
                 raise
             if self.dart_numbers:
                 return values[0]
-            raise ModelError(e.message, source=e.source, line=e.line, element=e.element) from None
+            raise e.plain() from None
 
     def float_attr(self, el: etree._Element, attr: str, default: float | None = None) -> float:
         try:
@@ -293,7 +298,7 @@ class _SkelReader(XmlReader):
             if self.dart_numbers:
                 return 0.0 if default is None else default
             if isinstance(e, _Unparsable):
-                raise ModelError(e.message, source=e.source, line=e.line, element=e.element) from None
+                raise e.plain() from None
             raise
 
     def transformation(self, parent: etree._Element) -> np.ndarray:
@@ -392,8 +397,8 @@ def _check_other_skeletons(r: _SkelReader, skeletons: list[etree._Element], chos
         except ModelError as e:
             if not isinstance(e, _Unparsable):
                 continue
-            message = f"{e.message} (in skeleton '{names[k]}', which is not loaded; DART refuses the whole world)"
-            raise ModelError(message, source=e.source, line=e.line, element=e.element) from None
+            raise e.plain(f"{e.message} (in skeleton '{names[k]}', which is not loaded; DART refuses the whole "
+                          "world)") from None
         finally:
             r.dart_numbers = False
 
@@ -848,14 +853,15 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
         except ModelError as e:
             if el.tag == "visualization_shape":
                 raise
-            c = None  # (DART does not read a collision shape's colour, and reads the file)
+            # (DART does not read a collision shape's colour, and reads the file)
             diag.warn(f"line {color_el.sourceline}: {e.message}; ignored (DART does not read a collision shape's colour)")
-        if c is not None and len(c) == 3:
-            c.append(1.0)
-        if c is not None and len(c) == 4:
-            shape.material = Material(color=np.array(c))
-        elif c is not None:
-            diag.warn(f"line {color_el.sourceline}: <color> needs 3 or 4 numbers, got {len(c)}; ignored")
+        else:
+            if len(c) == 3:
+                c.append(1.0)
+            if len(c) == 4:
+                shape.material = Material(color=np.array(c))
+            else:
+                diag.warn(f"line {color_el.sourceline}: <color> needs 3 or 4 numbers, got {len(c)}; ignored")
     return shape, (tag, pose, data)
 
 
