@@ -406,9 +406,6 @@ def _check_not_required(r: XmlReader, el: etree._Element) -> None:
     if _spec_key(el, REQUIRED_VALUES, REQUIRED_VALUES_IN) is not None and not _in_custom_element(r, el):
         raise r.error(el, f"<{el.tag}> of <{el.getparent().tag}> is empty: the specification requires its value, and "
                           "libsdformat refuses an empty one (it takes no default for it)")
-    if el.tag == "name" and el.getparent().tag == "include":  # (optional; libsdformat 12 crashes on an empty one)
-        raise r.error(el, "the <name> of an <include> is empty: leave it out for the included model's own name "
-                          "(libsdformat crashes on an empty one)")
 
 
 def _check_bounds(r: XmlReader, el: etree._Element, raw: str) -> None:
@@ -480,6 +477,9 @@ def check_values(r: XmlReader, root: etree._Element, version: tuple[int, int]) -
         if not raw:
             if tag in _REQUIRED_TAGS:
                 _check_not_required(r, el)
+            if tag == "name" and el.getparent().tag == "include":  # (optional; libsdformat 12 crashes on an empty one)
+                raise r.error(el, "the <name> of an <include> is empty: leave it out for the included model's own "
+                                  "name (libsdformat crashes on an empty one)")
             continue
         if tag == "pose":
             continue
