@@ -435,6 +435,14 @@ def _check_kinds(r: XmlReader, el: etree._Element, raw: str, kinds: tuple[str, .
                 raise
 
 
+# What libsdformat trims of a name or a frame reference (measured with `ign sdf -k`): ASCII space, tab and line feed
+# around an attribute's value, and a carriage return too around an element's text (`<child>C&#13;</child>` names C,
+# `name="C&#13;"` is a name of its own). Other white space (U+00A0, U+2028) stays in the name: the reader strips it
+# (names are read with str.strip), and says where libsdformat would not find what a reference names.
+ATTRIBUTE_TRIM = " \t\n"
+TEXT_TRIM = " \t\n\r"
+
+
 def reserved_name(name: str) -> bool:
     """libsdformat's reserved names: 'world', and __name__ of at least four characters ('__' and '___' are
     names like any other there; they were refused here)."""
@@ -467,19 +475,15 @@ def check_values(r: XmlReader, root: etree._Element, version: tuple[int, int]) -
             continue
         raw = el.text  # (r.text, spelled out: a call per element was a tenth of this loop)
         if len(el):  # (what it holds is judged on its own; an element of children and no value is empty, which
-            if el.tag in _REQUIRED_TAGS and (raw is None or not raw.strip()):  # libsdformat refuses where required:
-                _check_not_required(r, el)  # a second <parent> holding an axis's <xyz>)
+            if raw is None or not raw.strip():  # libsdformat refuses where required: a second <parent> holding an
+                _check_empty(r, el)  # axis's <xyz>)
             continue
         raw = raw.strip() if raw is not None else ""
         tag = el.tag
         if tag == "pose" and (raw or len(el.attrib) > ("relative_to" in el.attrib)):  # (empty: its degrees and
             _check_pose(r, el)  # rotation_format)
         if not raw:
-            if tag in _REQUIRED_TAGS:
-                _check_not_required(r, el)
-            if tag == "name" and el.getparent().tag == "include":  # (optional; libsdformat 12 crashes on an empty one)
-                raise r.error(el, "the <name> of an <include> is empty: leave it out for the included model's own "
-                                  "name (libsdformat crashes on an empty one)")
+            _check_empty(r, el)
             continue
         if tag == "pose":
             continue
@@ -504,6 +508,16 @@ def check_values(r: XmlReader, root: etree._Element, version: tuple[int, int]) -
     whole = find_child(root, "world") is not None or len(models) > 1  # (it holds models the reader does not read)
     _check_names(r, root, skipped, version, models, whole)
     _check_attributes_and_parts(r, root, skipped, whole)
+
+
+def _check_empty(r: XmlReader, el: etree._Element) -> None:
+    """An element without a value (none, blank, or only elements inside: `<name><x/></name>`) where libsdformat
+    takes none: a required value, an include's <name>."""
+    if el.tag in _REQUIRED_TAGS:
+        _check_not_required(r, el)
+    if el.tag == "name" and el.getparent().tag == "include":  # (optional; libsdformat 12 crashes on an empty one)
+        raise r.error(el, "the <name> of an <include> is empty: leave it out for the included model's own "
+                          "name (libsdformat crashes on an empty one)")
 
 
 def _check_pose(r: XmlReader, el: etree._Element) -> None:

@@ -24,7 +24,17 @@ from ...errors import ModelError
 from ...model.transforms import inverse
 from ..base import Diagnostics, LoadOptions
 from ..xmlutil import XmlReader, find_child
-from .document import check_values, child_bool, child_text, is_true, read_document, read_pose, reserved_name
+from .document import (
+    ATTRIBUTE_TRIM,
+    TEXT_TRIM,
+    check_values,
+    child_bool,
+    child_text,
+    is_true,
+    read_document,
+    read_pose,
+    reserved_name,
+)
 from .kept import ATTRIBUTES, FRAME_TAGS, NOT_MERGED, look
 from .uris import (
     MAX_INCLUDE_DEPTH,
@@ -51,7 +61,6 @@ class FrameKind(str, Enum):
 
 RESOLVABLE = {"link": FrameKind.LINK, "joint": FrameKind.JOINT, "frame": FrameKind.FRAME, "model": FrameKind.MODEL}
 WORLD = "world"
-_ASCII_SPACE = " \t\n\v\f\r"  # (what libsdformat trims of a name)
 
 
 @dataclass
@@ -149,6 +158,8 @@ class FrameGraph:
         self._attached: dict[str, str] = {}
         self._canonical: dict[str, str] = {}
         self.frame_notes: dict[etree._Element, list] = {}  # what a <frame> holds that is not read (kept.look)
+        # libsdformat's spelling of a name it trims differently (scope prefix, name as read -> with its white space)
+        self.spelled: dict[tuple[str, str], str] = {}
 
     # == build ==================================================================================
     def build(self, top: Scope) -> None:
@@ -239,10 +250,12 @@ class FrameGraph:
             n = raw.strip()
             if not n:
                 raise r.error(c, f"<{tag}> needs a name attribute")
-            if len(n) != len(raw) and len(raw.strip(_ASCII_SPACE)) != len(n):  # (libsdformat trims ASCII only)
-                self.diag.warn(f"{self.diag.at(c)}: <{tag}> name '{raw}' has white space around it: read as '{n}' "
-                               f"(libsdformat trims only ASCII white space and keeps this, so that a <parent> or "
-                               f"<child> naming '{n}' does not find it and it refuses the file)")
+            if len(n) != len(raw) and len(raw.strip(ATTRIBUTE_TRIM)) != len(n):  # (libsdformat trims ASCII only)
+                kept = raw.strip(ATTRIBUTE_TRIM)
+                self.spelled[(scope.prefix, n)] = kept
+                self.diag.warn(f"{self.diag.at(c)}: <{tag}> name {kept!r} has white space around it that libsdformat "
+                               f"keeps in the name: read as '{n}'; a reference to it must spell it so, as libsdformat "
+                               "finds it only so")
             check_name(r, c, n, tag, version)
             # up to 1.6 only links clash with links and joints with joints
             key = ("any", n) if version >= (1, 7) else (tag, n)
@@ -439,6 +452,7 @@ class FrameGraph:
         if e is None or not r.text(e):
             raise r.error(el, f"joint '{jname}' needs a <{end}>")
         ref = r.text(e)
+        self.check_spelling(scope, ref, e.text, e, f"the {end} of joint '{jname}',", text=True)
         if end == "child" and ref == WORLD:
             raise r.error(e, f"joint '{jname}': the child cannot be 'world'")
         if ref == jname and scope.locals.get(ref, (None,))[0] is FrameKind.JOINT:
@@ -483,7 +497,48 @@ class FrameGraph:
             raise scope.r.error(
                 el, f"{what} '{ref}' does not name a link, joint, frame or nested model of model '{scope.name}'"
             )
+        if el is not None:
+            self.check_spelling(scope, ref, el.get(what), el, what)
         return target
+
+    def check_spelling(self, scope: Scope, ref: str, raw: str | None, el: etree._Element, what: str,
+                       text: bool = False) -> None:
+        """Refuse a reference that libsdformat, which trims only ASCII white space (ATTRIBUTE_TRIM, TEXT_TRIM), does
+        not find: `<child>C&#160;</child>` for a link named C, or `<child>C</child>` for one named `C&#160;`. The
+        reader strips every white space of names and references, and read such files (libsdformat: "Child frame with
+        name[C ] ... not found"); a reference spelled as the name, white space and all, is read.  `ref` is the
+        reference as read and found, `raw` as written (None: not known, nothing to judge)."""
+        if raw is None:
+            return
+        kept = raw.strip(TEXT_TRIM if text else ATTRIBUTE_TRIM)
+        if kept == ref and not self.spelled:  # (every file but those with such white space)
+            return
+        if kept.strip() != ref:  # (a reference read from elsewhere than `raw`)
+            return
+        spelled = self.spelling(scope, ref)
+        if spelled is None or spelled == kept:
+            return
+        raise scope.r.error(el, f"{what} {kept!r} means the frame named {spelled!r}, but libsdformat trims only spaces, "
+                                "tabs and line feeds around names and references (and carriage returns around an "
+                                f"element's text), finds no frame spelled {kept!r} and refuses the file")
+
+    def spelling(self, scope: Scope, ref: str) -> str | None:
+        """How libsdformat spells the name `ref` finds in `scope` (resolve_name's walk), or None where the reader
+        does not find it."""
+        parts: list[str] = []
+        while True:
+            if ref in ("__model__", WORLD):
+                return "::".join((*parts, ref))
+            if ref in scope.locals:
+                return "::".join((*parts, self.spelled.get((scope.prefix, ref), ref)))
+            if "::" not in ref:
+                return None
+            head, ref = ref.split("::", 1)
+            sub = scope.nested.get(head)
+            if sub is None:
+                return None
+            parts.append(self.spelled.get((scope.prefix, head), head))
+            scope = sub
 
     def canonical(self, scope: Scope) -> str:
         """The canonical link of a model: `canonical_link`, else its first link, else its first
@@ -497,6 +552,7 @@ class FrameGraph:
             target = self.resolve_name(scope, attr)
             if target is None or self.v[target].kind is not FrameKind.LINK:
                 raise r.error(scope.el, f"canonical_link '{attr}' is not a link of model '{scope.name}'")
+            self.check_spelling(scope, attr, scope.el.get("canonical_link"), scope.el, "canonical_link")
             result = target
         else:
             own = scope.own if scope.own is not None else list(scope.locals)

@@ -20,6 +20,7 @@ from ...model.transforms import inverse, unit_vector
 from ..base import Diagnostics, LoadOptions
 from ..xmlutil import XmlReader, find_child, find_children, shown_tag
 from .document import (
+    ATTRIBUTE_TRIM,
     check_values,
     child_bool,
     child_text,
@@ -279,7 +280,7 @@ def unique_children(r: XmlReader, el: etree._Element, tags: tuple[str, ...], whe
     for c in el:
         if c.tag not in tags:  # (a comment's tag is a function: never one of them)
             continue
-        name = (c.get("name") or "").strip()
+        name = (c.get("name") or "").strip(ATTRIBUTE_TRIM)  # (as libsdformat compares them: 'x' and 'x&#160;' differ)
         first = seen.setdefault(("" if across else c.tag, name), c)
         if first is not c:
             what, other = (f"<{c.tag}>", "") if first.tag == c.tag else ("elements", f", a <{first.tag}>,")
@@ -401,6 +402,7 @@ def _axis_frame(fg: FrameGraph, vx: Vertex, xyz_el: etree._Element | None, axis_
     target = fg.resolve_name(scope, expressed)
     if target is None or target == WORLD:
         raise r.error(xyz_el, f"expressed_in '{expressed}' does not name a frame of model '{scope.name}'")
+    fg.check_spelling(scope, expressed, xyz_el.get("expressed_in"), xyz_el, "expressed_in")
     return target
 
 
