@@ -1201,6 +1201,45 @@ def test_a_reference_finds_a_name_as_libsdformat_trims_them(tmp_path, where, nam
     assert any("has white space around it that libsdformat keeps" in w for w in warnings) == (name != "C"), warnings
 
 
+@pytest.mark.parametrize("inertial, verdict", [
+    ("<mass>-1</mass>", "refused"),
+    ("<inertia><ixx>-1</ixx></inertia>", "refused"),
+    ("<inertia><ixy>2</ixy></inertia>", "refused"),  # (principal moments -1, 1, 3)
+    ("<inertia><ixx>3</ixx></inertia>", "said"),  # (the triangle inequality: refused by libsdformat, said as in the model read)
+    ("<mass>0</mass>", "read"),
+    ("<mass>2</mass><inertia><ixx>0.5</ixx></inertia>", "read"),
+    ("<inertia><ixx>0</ixx><iyy>0</iyy><izz>0</izz></inertia>", "read"),
+])
+def test_an_impossible_inertia_in_a_world_model_not_read_is_judged(tmp_path, inertial, verdict):
+    """Found by differential fuzzing (fuzz_reference.py --format sdf seed 20261401): a link with a negative moment in
+    a world's other model, which libsdformat refuses the world for ("A link named k has invalid inertia"), was not
+    looked at; it is judged as in the model read."""
+    text = ('<?xml version="1.0"?>\n<sdf version="1.9"><world name="w"><model name="a"><link name="l"/></model>\n'
+            f'<model name="b"><link name="k"><inertial>{inertial}</inertial></link></model></world></sdf>\n')
+    assert _libsdformat_accepts(text, tmp_path) in (verdict == "read", None)
+    if verdict == "refused":
+        e = _refused(text, re.escape("link 'k' of model 'b' has invalid inertia: ") + ".*libsdformat refuses the world",
+                     format="sdf")
+        assert e.line == 3
+        return
+    warnings: list[str] = []
+    assert list(load_model(text, format="sdf", warnings=warnings).links) == ["l"]
+    assert any("triangle inequality" in w and "libsdformat refuses the world" in w for w in warnings) == (
+        verdict == "said"), warnings
+
+
+@pytest.mark.parametrize("version", ["1.6", "1.9"])
+def test_a_nested_joint_whose_parent_names_nothing_is_refused_where_libsdformat_reads_it(tmp_path, version):
+    """A documented difference (docs/sdf.md), found by differential fuzzing (seed 20261401): libsdformat 12.3 does not
+    look for a nested model's joint <parent> (it does for the top model's, and for a <child>), and reads the file
+    with a joint to nowhere; it is refused with its line, as in the top model."""
+    text = _model('<link name="base"/><model name="M1"><link name="L1"/><link name="L2"/>\n'
+                  '<joint name="J3" type="fixed"><parent>Lx</parent><child>L2</child></joint></model>', version=version)
+    assert _libsdformat_accepts(text, tmp_path) in (True, None)
+    assert _refused(text, re.escape("parent 'Lx' of joint 'J3' does not name a link, frame or nested model of model "
+                                    "'M1'"), format="sdf").line == 5
+
+
 @pytest.mark.parametrize("pad, refused", [("&#10;", True), ("&#160;", False)])
 def test_two_lights_whose_names_differ_by_white_space_are_judged_as_libsdformat_trims_them(tmp_path, pad, refused):
     """Found in review: the check of repeated light names stripped every white space, and refused two lights 'x' and

@@ -16,13 +16,17 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
+from ...errors import ModelError
 from ...model.transforms import inverse, unit_vector
+from ...model.validation import check_inertia
 from ..base import Diagnostics, LoadOptions
+from ..common import INERTIA_KEYS, inertia_from_six
 from ..xmlutil import XmlReader, find_child, find_children, shown_tag
 from .document import (
     ATTRIBUTE_TRIM,
     check_values,
     child_bool,
+    child_float,
     child_text,
     found_float,
     is_true,
@@ -131,7 +135,7 @@ def read_sdf(text: str | bytes, options: LoadOptions, diag: Diagnostics) -> SdfG
     for w in worlds:  # (the model read is judged by the frame graph)
         for m in find_children(w, "model"):
             if m is not top.el:
-                _check_other_model(r, m, version)
+                _check_other_model(r, m, version, diag)
     if world is not None:
         _name_the_rest_of_the_world(find_child(root, "world"), top, diag)
     world_el = find_child(root, "world")
@@ -248,12 +252,13 @@ def _own_file(source: str | None) -> tuple[str, ...]:
 _UNIQUE_IN_WORLD = frozenset(("model", "frame", "light", "actor", "physics"))  # (libsdformat 12's World::Load)
 
 
-def _check_other_model(r: XmlReader, el: etree._Element, version: tuple[int, int]) -> None:
+def _check_other_model(r: XmlReader, el: etree._Element, version: tuple[int, int], diag: Diagnostics) -> None:
     """What libsdformat refuses in a world's model that is not read, and in each model nested in it: no link nor
     nested model unless static (Model::Load's "A model must have at least one link"; an <include> may bring either:
     it counts); two links, joints, frames or nested models of one name, or from SDF 1.7 two of these of any kinds;
-    two visuals, collisions, sensors, lights or particle emitters of one name in a link, two sensors in a joint.
-    The model read is judged so by the frame graph; in the others, the reader would never see it."""
+    two visuals, collisions, sensors, lights or particle emitters of one name in a link, two sensors in a joint;
+    a link's impossible inertia (_check_other_inertia). The model read is judged so by the frame graph; in the
+    others, the reader would never see it."""
     name = (el.get("name") or "").strip()
     if not any(c.tag in ("link", "model", "include") for c in el) and not child_bool(r, el, "static", False):
         raise r.error(el, f"model '{name}' has no links (a model must have at least one link; libsdformat refuses "
@@ -262,10 +267,32 @@ def _check_other_model(r: XmlReader, el: etree._Element, version: tuple[int, int
     _one_uri_once(r, el, f"model '{name}'")
     for c in el:
         if c.tag == "model":  # (not iter(): a plugin's content is not SDF)
-            _check_other_model(r, c, version)
+            _check_other_model(r, c, version, diag)
         elif c.tag in ("link", "joint"):
-            unique_children(r, c, _UNIQUE_IN_LINK if c.tag == "link" else ("sensor",),
-                             f"{c.tag} '{(c.get('name') or '').strip()}' of model '{name}'", across=False)
+            where = f"{c.tag} '{(c.get('name') or '').strip()}' of model '{name}'"
+            unique_children(r, c, _UNIQUE_IN_LINK if c.tag == "link" else ("sensor",), where, across=False)
+            if c.tag == "link":
+                _check_other_inertia(r, c, where, diag)
+
+
+def _check_other_inertia(r: XmlReader, link: etree._Element, where: str, diag: Diagnostics) -> None:
+    """A link's inertia in a model not read, judged as the model read's (to_model.read_link): negative mass or a
+    tensor that is not positive semi-definite refuses the world, as libsdformat refuses it ("A link named l has
+    invalid inertia"); a violated triangle inequality, which it refuses too, is said, as in the model read. (Where
+    the inertia is, its pose, does not change what it is; an automatic one is not computed here.)"""
+    inertial = find_child(link, "inertial")
+    if inertial is None or is_true(inertial.get("auto")):
+        return
+    tensor = find_child(inertial, "inertia")
+    six = [child_float(r, tensor, k, d) for k, d in zip(INERTIA_KEYS, (1.0, 0.0, 0.0, 1.0, 0.0, 1.0))]
+    with np.errstate(all="ignore"):
+        i = inertia_from_six(*six)
+    try:
+        for w in check_inertia(child_float(r, inertial, "mass", 1.0), np.zeros(3), i, where, reject_impossible=True):
+            diag.warn(f"{diag.at(inertial)}: {w} (libsdformat refuses the world: the model is not read, and this "
+                      "does not stop the one read)")
+    except ModelError as e:
+        raise r.error(inertial, f"{where} has invalid inertia: {e.message} (libsdformat refuses the world)") from None
 
 
 _UNIQUE_IN_MODEL = ("link", "joint", "frame", "model")
