@@ -234,11 +234,16 @@ def _typed(joint_type: str, inner: str) -> str:
 @pytest.mark.parametrize("shape, joint, line, message", [
     ("<visualization_shape><transformation>0 0 0 0 0 0</transformation></visualization_shape>", _JOINT, 4,
      "missing <geometry> in <visualization_shape> of body 'b'"),
+    ("<visualization_shape><geometry></geometry></visualization_shape>", _JOINT, 4,
+     "body 'b': no known shape in <geometry> (found nothing;"),
+    ("<collision_shape><geometry><foo/></geometry></collision_shape>", _JOINT, 4,
+     "body 'b': no known shape in <geometry> (found ['foo'];"),
     ("", _JOINT.replace("<child>b</child>", "<child></child>"), 5, "joint 'jb' has no <child>"),
     ("", _JOINT.replace("<parent>world</parent>", "<parent> </parent>"), 5, "joint 'jb' has no <parent>"),
     ("", _typed("universal", "<axis><xyz>0 0 1</xyz></axis><axis2><damping>1</damping></axis2>"), 5,
      "missing <xyz> in <axis2> of joint 'jb' (DART refuses it too)"),
     ("", _typed("revolute", "<axis/>"), 5, "missing <xyz> in <axis> of joint 'jb'"),
+    ("<gravity>abc</gravity>", _typed("revolute", "<axis/>"), 5, "missing <xyz> in <axis> of joint 'jb'"),
     ("", _typed("prismatic", "<axis><damping>1</damping></axis>"), 5, "missing <xyz> in <axis> of joint 'jb'"),
     ("", _typed("screw", "<axis><pitch>1</pitch></axis>"), 5, "missing <xyz> in <axis> of joint 'jb'"),
     ("", _typed("planar", '<plane type="arbitrary"><translation_axis1/><translation_axis2><xyz>0 1 0</xyz>'
@@ -250,7 +255,8 @@ def _typed(joint_type: str, inner: str) -> str:
 ])
 def test_what_dart_cannot_read_in_a_skeleton_not_loaded_refuses_the_file(tmp_path: Path, shape, joint, line, message):
     """DART crashes on a shape without <geometry> and refuses an empty <child> or <parent>, in any skeleton of the
-    world; the reader judged them in the skeleton it loads only (fuzz_reference.py --format skel seed 20261227).
+    world; the reader judged them in the skeleton it loads only (fuzz_reference.py --format skel seed 20261227), and
+    crashes on a <geometry> holding no shape it knows (seed 20261402).
     Likewise an <axis> (<axis2>, a plane's translation axis) without <xyz>, an arbitrary plane without a translation
     axis (DART crashes) and an euler joint without <axis_order> or with an empty one (seed 20261303)."""
     path = tmp_path / "w.skel"
@@ -291,6 +297,8 @@ _B_INERTIA = '<body name="b"><inertia><mass>1</mass></inertia>'
     ("</inertia>", "</inertia><transformation>nan 0 0 0 0 0</transformation>"),
     ("<mass>1</mass>", "<mass>1 2</mass>"),  # a single value: the first piece
     ("<mass>1</mass>", "<mass>1x</mass>"),
+    ("</inertia>", "</inertia><gravity>abc</gravity>"),  # (any text is a boolean to DART: seed 20261402)
+    ("</inertia>", "</inertia><gravity>" + "9" * 400 + "</gravity>"),
     ("</inertia>", "</inertia><visualization_shape><geometry><box><size>1 1</size></box></geometry>"
                    "</visualization_shape>"),
     ("<child>b</child>", '<child>b</child><dof local_index="0"><position lower="x" upper="1"/></dof>'),

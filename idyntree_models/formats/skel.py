@@ -320,6 +320,8 @@ class _SkelReader(XmlReader):
         try:
             return xml_double(value) != 0.0
         except NumberError:
+            if self.dart_numbers:  # (DART reads any other text, 'abc' or a number beyond a double, with no error)
+                return value in ("true", "1")
             return super().bool_text(el)
 
 
@@ -791,8 +793,8 @@ def _shape(r: _SkelReader, el: etree._Element, body: str, options: LoadOptions, 
             kinds[c.tag] = c
     if not kinds:
         found = [c.tag for c in geo if isinstance(c.tag, str)]
-        raise r.error(geo, f"body '{body}': no known shape in <geometry> (found {found or 'nothing'}; expected one "
-                           f"of {', '.join(SHAPE_TAGS)})")
+        raise r.unparsable(geo, f"body '{body}': no known shape in <geometry> (found {found or 'nothing'}; expected "
+                                f"one of {', '.join(SHAPE_TAGS)}; DART crashes on it)")
     # DART looks the shapes up in a fixed order and takes the first present
     g = kinds[next(t for t in SHAPE_TAGS if t in kinds)]
     tag = g.tag
