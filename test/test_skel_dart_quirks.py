@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import struct
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -267,6 +268,21 @@ def test_what_dart_cannot_read_in_a_skeleton_not_loaded_refuses_the_file(tmp_pat
     assert e.value.line == line
     path.write_text(_SECOND.format(shape="", joint=_JOINT))
     assert dart_reference(path).get("ok") and load_model(path).name == "first"
+
+
+@pytest.mark.parametrize("angle", ["inf", "-inf", "nan"])
+def test_an_infinite_angle_dart_reads_in_a_skeleton_not_loaded_is_judged_without_a_warning(tmp_path: Path, angle):
+    """DART reads 'inf' in a skeleton's <transformation> (strtod), and the judging of a skeleton not loaded reads it
+    so: its rotation (cos inf) raised numpy's "invalid value" RuntimeWarning, an exception under -W error
+    (fuzz_report.py seed 20261405), instead of going on to what DART refuses further on."""
+    path = tmp_path / "w.skel"
+    path.write_text(_SECOND.format(shape=f"<transformation>0 0 0 {angle} 0 0</transformation>",
+                                   joint=_typed("revolute", "<axis/>")))
+    assert "Child element [xyz] not found" in dart_reference(path).get("error", "")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ModelError, match=r"missing <xyz> in <axis> of joint 'jb'.*which is not loaded"):
+            load_model(path)
 
 
 @pytest.mark.parametrize("joint, message", [

@@ -395,7 +395,8 @@ def _check_other_skeletons(r: _SkelReader, skeletons: list[etree._Element], chos
             continue
         r.dart_numbers = True
         try:
-            _skeleton(r, other, options, Diagnostics(source=r.source, quiet=True), [], names[k])
+            with np.errstate(all="ignore"):  # (DART's numbers: an infinite angle's rotation is NaN, not a warning)
+                _skeleton(r, other, options, Diagnostics(source=r.source, quiet=True), [], names[k])
         except ModelError as e:
             if not isinstance(e, _Unparsable):
                 continue
