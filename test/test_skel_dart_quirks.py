@@ -270,6 +270,31 @@ def test_what_dart_cannot_read_in_a_skeleton_not_loaded_refuses_the_file(tmp_pat
     assert dart_reference(path).get("ok") and load_model(path).name == "first"
 
 
+_C = '</body><body name="c"><inertia><mass>1</mass></inertia>'  # (closes body b, opens a body c)
+_JC_NO_XYZ = _typed("revolute", "<axis/>").replace('name="jb"', 'name="jc"').replace("<child>b<", "<child>c<")
+
+
+@pytest.mark.parametrize("shape, joint", [
+    (_C, _JOINT.replace('type="free"', 'type="foo"') + _JC_NO_XYZ),  # an unknown joint type
+    (_C, _JOINT.replace("<parent>world</parent>", "") + _JC_NO_XYZ),  # no <parent>
+    (_C, _JOINT.replace("world", "nobody") + _JC_NO_XYZ),  # a parent that is no body
+    (_C, _typed("revolute", "<axis><xyz>0 0 0</xyz></axis>") + _JC_NO_XYZ),  # a zero axis
+    (_C, _typed("revolute", "<axis><xyz>0 0 1</xyz><limit><lower>1</lower><upper>-1</upper></limit></axis>")
+     + _JC_NO_XYZ),  # limits the wrong way round
+    (_C, _JOINT + _JOINT.replace("<child>b<", "<child>c<") + _JC_NO_XYZ.replace('"jc"', '"jd"')),  # a duplicate joint
+])
+def test_what_the_reader_alone_refuses_in_a_skeleton_not_loaded_does_not_end_its_judging(tmp_path: Path, shape, joint):
+    """A joint the reader refuses by its own rule (DART reads it, or drops it with a word) ended the judging of a
+    skeleton not loaded, so that what DART refuses in a later joint (an <axis> without <xyz>) was read (found with
+    <gravity>abc</gravity>, fuzz_reference.py --format skel seed 20261402): each body and joint is judged on its own."""
+    path = tmp_path / "w.skel"
+    path.write_text(_SECOND.format(shape=shape, joint=joint))
+    assert "Child element [xyz] not found in parent element [axis]" in dart_reference(path).get("error", "")
+    with pytest.raises(ModelError, match=r"missing <xyz> in <axis> of joint 'j[cd]'.*which is not loaded") as e:
+        load_model(path)
+    assert e.value.line == 5
+
+
 @pytest.mark.parametrize("angle", ["inf", "-inf", "nan"])
 def test_an_infinite_angle_dart_reads_in_a_skeleton_not_loaded_is_judged_without_a_warning(tmp_path: Path, angle):
     """DART reads 'inf' in a skeleton's <transformation> (strtod), and the judging of a skeleton not loaded reads it

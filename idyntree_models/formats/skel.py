@@ -388,22 +388,45 @@ def _check_other_skeletons(r: _SkelReader, skeletons: list[etree._Element], chos
     skeleton of the world and refuses the whole file ("Child element [size] not found in parent element
     [ellipsoid]"), where the reader loaded the one asked for and said nothing. Only what DART refuses counts (a
     child it needs, a number it cannot read: raised as _Unparsable where it is found): what the reader refuses
-    beyond DART (a duplicate body DART drops with a word) ends the judging of that skeleton, not the load. What they
-    would warn about is not said: they are not loaded."""
+    beyond DART (a duplicate body DART drops with a word) passes over that body or joint (_judge_skeleton), not
+    the load. What they would warn about is not said: they are not loaded."""
     for k, other in enumerate(skeletons):
         if k == chosen:
             continue
         r.dart_numbers = True
         try:
             with np.errstate(all="ignore"):  # (DART's numbers: an infinite angle's rotation is NaN, not a warning)
-                _skeleton(r, other, options, Diagnostics(source=r.source, quiet=True), [], names[k])
-        except ModelError as e:
-            if not isinstance(e, _Unparsable):
-                continue
+                _judge_skeleton(r, other, options)
+        except _Unparsable as e:
             raise e.plain(f"{e.message} (in skeleton '{names[k]}', which is not loaded; DART refuses the whole "
                           "world)") from None
         finally:
             r.dart_numbers = False
+
+
+def _judge_skeleton(r: _SkelReader, el: etree._Element, options: LoadOptions) -> None:
+    """Raise _Unparsable where DART refuses a skeleton that is not loaded. Each body and joint is read on its own, as
+    DART reads them: one that the reader refuses by its own rule (an unknown joint type, a zero axis, a parent that
+    is no body: DART reads them, or drops them with a word) is passed over, where it ended the judging of the
+    skeleton and what DART refuses further on was read. Where the bodies meet the joints (roots, cycles) is the
+    reader's own judging only."""
+    diag = Diagnostics(source=r.source, quiet=True)
+    skel_frame = r.transformation(el)
+    mobile = r.child(el, "mobile")
+    if mobile is not None:
+        r.bool_value(mobile)
+    bodies: dict[str, _Body] = {}
+    for tag, read in (("body", lambda c: _body(r, c, skel_frame, options, diag, [], [])),
+                      ("joint", lambda c: _joint(r, c, bodies, diag, []))):
+        for c in find_children(el, tag):
+            try:
+                got = read(c)
+            except _Unparsable:
+                raise
+            except ModelError:
+                continue
+            if tag == "body":
+                bodies.setdefault(got.name, got)
 
 
 def _physics(r: _SkelReader, world: etree._Element):
