@@ -1228,16 +1228,59 @@ def test_an_impossible_inertia_in_a_world_model_not_read_is_judged(tmp_path, ine
         verdict == "said"), warnings
 
 
-@pytest.mark.parametrize("version", ["1.6", "1.9"])
-def test_a_nested_joint_whose_parent_names_nothing_is_refused_where_libsdformat_reads_it(tmp_path, version):
-    """A documented difference (docs/sdf.md), found by differential fuzzing (seed 20261401): libsdformat 12.3 does not
-    look for a nested model's joint <parent> (it does for the top model's, and for a <child>), and reads the file
-    with a joint to nowhere; it is refused with its line, as in the top model."""
-    text = _model('<link name="base"/><model name="M1"><link name="L1"/><link name="L2"/>\n'
-                  '<joint name="J3" type="fixed"><parent>Lx</parent><child>L2</child></joint></model>', version=version)
+_LX = ("<parent>Lx</parent><child>L2</child>", "parent 'Lx' of joint 'J3' does not name a link, frame or nested "
+                                              "model of model 'M1'")
+
+
+@pytest.mark.parametrize("version, ends, message", [
+    ("1.6", *_LX), ("1.9", *_LX),
+    ("1.9", "<parent>L1</parent><child>F</child>", "joint 'J3': parent and child both resolve to link 'M1::L1'"),
+])
+def test_a_nested_joint_libsdformat_does_not_check_is_refused(tmp_path, version, ends, message):
+    """A documented difference (docs/sdf.md), found by differential fuzzing (seeds 20261401, 20261406): libsdformat 12.3
+    does not look for a nested model's joint <parent> (it does for the top model's, and for a <child>), nor check
+    that its parent and child are two links, and reads the file; it is refused with its line, as in the top model."""
+    frame = '<frame name="F" attached_to="L1"/>' if version >= "1.7" else ""
+    text = _model(f'<link name="base"/><model name="M1"><link name="L1"/><link name="L2"/>{frame}\n'
+                  f'<joint name="J3" type="revolute"><axis><xyz>0 0 1</xyz></axis>{ends}</joint></model>',
+                  version=version)
     assert _libsdformat_accepts(text, tmp_path) in (True, None)
-    assert _refused(text, re.escape("parent 'Lx' of joint 'J3' does not name a link, frame or nested model of model "
-                                    "'M1'"), format="sdf").line == 5
+    assert _refused(text, re.escape(message), format="sdf").line == 5
+
+
+@pytest.mark.parametrize("xyz, refused", [("1e-5 0 0", False), ("1e-6 0 0", False), ("9e-7 0 0", True),
+                                           ("1e-9 0 0", True), ("6e-7 6e-7 6e-7", False), ("5e-7 5e-7 5e-7", True)])
+@pytest.mark.parametrize("tag", ["axis", "axis2"])
+def test_an_axis_libsdformat_takes_as_zero_is_refused(tmp_path, xyz, refused, tag):
+    """Found by differential fuzzing (fuzz_reference.py --format sdf seed 20261406): libsdformat takes an axis shorter
+    than 1e-6 as zero ("The norm of the xyz vector cannot be zero"), in the <axis2> a revolute joint does not read too;
+    only an exact zero was refused, and a 1e-9 0 0 axis read as x."""
+    axes = f"<{tag}><xyz>{xyz}</xyz></{tag}>" if tag == "axis" else f"<axis><xyz>0 0 1</xyz></axis><axis2><xyz>{xyz}</xyz></axis2>"
+    text = _model('<link name="P"/><link name="C"/>\n'
+                  f'<joint name="J" type="revolute"><parent>P</parent><child>C</child>{axes}</joint>')
+    assert _libsdformat_accepts(text, tmp_path) in (not refused, None)
+    if refused:
+        e = _refused(text, re.escape(f"joint 'J': the <{tag}><xyz> direction has length ") + ".*which libsdformat "
+                     "takes as zero", format="sdf")
+        assert e.line == 5
+    else:
+        load_model(text, format="sdf")
+
+
+@pytest.mark.parametrize("element", [
+    '<collision name="c"><pose relative_to="nothere"/><geometry><sphere><radius>1</radius></sphere></geometry></collision>',
+    '<visual name="c"><pose relative_to="nothere"/><geometry><sphere><radius>1</radius></sphere></geometry></visual>',
+    '<sensor name="c" type="imu"><pose relative_to="nothere"/></sensor>',
+])
+def test_a_shape_or_sensor_pose_relative_to_nothing_is_refused_where_libsdformat_reads_it(tmp_path, element):
+    """A documented difference (docs/sdf.md), met in differential fuzzing (seed 20261406): libsdformat 12.3 resolves a
+    visual's, collision's or sensor's pose only when asked, and reads a file where it names no frame; such a pose
+    cannot be placed, and is refused with its line."""
+    text = _model(f'<link name="P">\n{element}</link>')
+    assert _libsdformat_accepts(text, tmp_path) in (True, None)
+    e = _refused(text, re.escape("relative_to 'nothere' does not name a link, joint, frame or nested model of model "
+                                 "'m'"), format="sdf")
+    assert e.line == 5
 
 
 @pytest.mark.parametrize("pad, refused", [("&#10;", True), ("&#160;", False)])

@@ -433,6 +433,15 @@ def _axis_frame(fg: FrameGraph, vx: Vertex, xyz_el: etree._Element | None, axis_
     return target
 
 
+def _check_axis_length(r: XmlReader, xyz_el: etree._Element, xyz: list[float], jname: str, tag: str) -> None:
+    """libsdformat takes an axis shorter than 1e-6 as zero and refuses it ("The norm of the xyz vector cannot be
+    zero"): a direction of 1e-9 0 0 was read as x."""
+    length = math.hypot(*xyz)  # (no overflow nor underflow on the way)
+    if not length >= 1e-6:
+        said = "zero length" if length == 0.0 else f"length {length:g}, which libsdformat takes as zero (below 1e-6)"
+        raise r.error(xyz_el, f"joint '{jname}': the <{tag}><xyz> direction has {said}")
+
+
 def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
     scope, r, el = vx.scope, vx.scope.r, vx.el
     jname = el.get("name")
@@ -470,8 +479,7 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
                          "two revolute joints it is split into mimic nothing")
         xyz_el = found.get("xyz")
         xyz = r.text_numbers(xyz_el, 3) if xyz_el is not None and r.text(xyz_el) else [0.0, 0.0, 1.0]
-        if not max(map(abs, xyz)) > 1e-12:
-            raise r.error(xyz_el, f"joint '{jname}': the <{tag}><xyz> direction has zero length")
+        _check_axis_length(r, xyz_el, xyz, jname, tag)
         frame = _axis_frame(fg, vx, xyz_el, axis_el)
         # (unit_vector: scaled by the largest component first, so huge ones do not overflow; plain floats)
         axes.append(fg.pose(frame)[:3, :3] @ unit_vector(xyz))
@@ -490,8 +498,8 @@ def _joint(fg: FrameGraph, vx: Vertex) -> SdfJoint:
     for tag in ("axis", "axis2")[dof:]:  # (an axis a joint of fewer DOF does not read: libsdformat checks it too)
         unread = find_child(el, tag)
         xyz_el = find_child(unread, "xyz") if unread is not None else None
-        if xyz_el is not None and r.text(xyz_el) and not np.any(r.floats_text(xyz_el, 3)):
-            raise r.error(xyz_el, f"joint '{jname}': the <{tag}><xyz> direction has zero length")
+        if xyz_el is not None and r.text(xyz_el):
+            _check_axis_length(r, xyz_el, r.text_numbers(xyz_el, 3), jname, tag)
     extra: dict = {}
     if jtype == "screw":
         if "screw_thread_pitch" in first:
