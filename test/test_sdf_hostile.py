@@ -1209,6 +1209,9 @@ def test_a_reference_finds_a_name_as_libsdformat_trims_them(tmp_path, where, nam
     ("<mass>0</mass>", "read"),
     ("<mass>2</mass><inertia><ixx>0.5</ixx></inertia>", "read"),
     ("<inertia><ixx>0</ixx><iyy>0</iyy><izz>0</izz></inertia>", "read"),
+    ("<mass>inf</mass>", "read"),  # (SDF's 'inf': libsdformat reads it; found in review)
+    ("<inertia><ixx>inf</ixx></inertia>", "read"),
+    ("<mass>-inf</mass>", "refused"),
 ])
 def test_an_impossible_inertia_in_a_world_model_not_read_is_judged(tmp_path, inertial, verdict):
     """Found by differential fuzzing (fuzz_reference.py --format sdf seed 20261401): a link with a negative moment in
@@ -1249,7 +1252,9 @@ def test_a_nested_joint_libsdformat_does_not_check_is_refused(tmp_path, version,
 
 
 @pytest.mark.parametrize("xyz, refused", [("1e-5 0 0", False), ("1e-6 0 0", False), ("9e-7 0 0", True),
-                                           ("1e-9 0 0", True), ("6e-7 6e-7 6e-7", False), ("5e-7 5e-7 5e-7", True)])
+                                           ("1e-9 0 0", True), ("6e-7 6e-7 6e-7", False), ("5e-7 5e-7 5e-7", True),
+                                           # (libsdformat's bound is 1e-6 as a float, 9.99999997e-7: found in review)
+                                           ("9.99999998e-7 0 0", False), ("9.9999999e-7 0 0", True)])
 @pytest.mark.parametrize("tag", ["axis", "axis2"])
 def test_an_axis_libsdformat_takes_as_zero_is_refused(tmp_path, xyz, refused, tag):
     """Found by differential fuzzing (fuzz_reference.py --format sdf seed 20261406): libsdformat takes an axis shorter
@@ -1281,6 +1286,80 @@ def test_a_shape_or_sensor_pose_relative_to_nothing_is_refused_where_libsdformat
     e = _refused(text, re.escape("relative_to 'nothere' does not name a link, joint, frame or nested model of model "
                                  "'m'"), format="sdf")
     assert e.line == 5
+
+
+def _box_models(tmp_path: Path, box: str) -> str:
+    """A model directory holding model://box (the model text `box`); its path, for search_paths."""
+    d = tmp_path / "models" / "box"
+    d.mkdir(parents=True)
+    (d / "model.config").write_text('<?xml version="1.0"?><model><name>box</name><sdf version="1.9">model.sdf</sdf>'
+                                    "</model>")
+    (d / "model.sdf").write_text(box)
+    return str(tmp_path / "models")
+
+
+@pytest.mark.parametrize("body, found", [
+    # an include's <placement_frame> overrides the model's own attribute, which is not looked at then
+    ("<include><uri>model://box</uri><pose>1 0 0 0 0 0</pose><placement_frame>L</placement_frame></include>", True),
+    ("<include><uri>model://box</uri><pose>1 0 0 0 0 0</pose><placement_frame>L&#160;</placement_frame></include>",
+     False),
+    # an include's <name> is the included model's name, white space and all
+    ('<include><uri>model://box</uri><name>B&#160;</name></include><joint name="J" type="fixed"><parent>base</parent>'
+     "<child>B::L</child></joint>", False),
+    ('<include><uri>model://box</uri><name>B&#160;</name></include><joint name="J" type="fixed"><parent>base</parent>'
+     "<child>B&#160;::L</child></joint>", True),
+])
+@pytest.mark.parametrize("where", ["model", "world"])
+def test_an_include_is_spelled_as_libsdformat_trims_it(tmp_path, body, found, where):
+    """Found in review: an include's <placement_frame> was judged by the included model's own placement_frame
+    attribute (a file libsdformat reads was refused, naming the included file), and an include's <placement_frame> or
+    <name> with white space libsdformat keeps was read where libsdformat finds no frame so spelled."""
+    if where == "world" and "<joint" in body:
+        body = body.replace('<joint name="J" type="fixed"><parent>base</parent>', '<frame name="J" attached_to="')
+        body = body.replace("<child>", "").replace("</child></joint>", '"/>')
+    own = ' placement_frame="L&#160;"' if "<placement_frame>" in body else ""  # (overridden by the include's)
+    paths = _box_models(tmp_path, f'<?xml version="1.0"?>\n<sdf version="1.9"><model name="box"{own}><link name="L"/>'
+                                  "</model></sdf>\n")
+    text = (_model(f'<link name="base"/>\n{body}') if where == "model" else
+            f'<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n{body}\n</world>\n</sdf>\n')
+    if shutil.which("ign") is not None:
+        (tmp_path / "case.sdf").write_text(text)
+        done = subprocess.run(["ign", "sdf", "-k", str(tmp_path / "case.sdf")], capture_output=True, text=True,
+                              timeout=120, env=dict(os.environ, SDF_PATH=paths))
+        assert (done.returncode == 0 and "Valid" in done.stdout) == found, done.stdout + done.stderr
+    if found:
+        load_model(text, format="sdf", search_paths=[paths])
+    else:
+        e = _refused(text, "libsdformat trims only spaces, tabs and line feeds", format="sdf", search_paths=[paths])
+        assert e.line in (4, 5) and e.source is None
+
+
+def test_a_world_frame_attached_inside_an_included_model_is_read(tmp_path):
+    """Found in review: a world frame attached to 'B::L', B a world's <include>, was refused ("'B' is not a model"),
+    where libsdformat reads it; what an include brings is not looked into there (docs/sdf.md)."""
+    paths = _box_models(tmp_path, '<?xml version="1.0"?>\n<sdf version="1.9"><model name="box"><link name="L"/></model>'
+                                  "</sdf>\n")
+    text = ('<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n<include><uri>model://box</uri><name>B'
+            '</name></include>\n<frame name="J" attached_to="B::L"/>\n</world>\n</sdf>\n')
+    if shutil.which("ign") is not None:
+        (tmp_path / "case.sdf").write_text(text)
+        done = subprocess.run(["ign", "sdf", "-k", str(tmp_path / "case.sdf")], capture_output=True, text=True,
+                              timeout=120, env=dict(os.environ, SDF_PATH=paths))
+        assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr
+    assert list(load_model(text, format="sdf", search_paths=[paths]).links) == ["L"]
+
+
+def test_a_world_frame_is_spelled_as_libsdformat_trims_it(tmp_path):
+    """Found in review: a world frame attached to 'robot::C' for a link named 'C&#160;' was read (libsdformat finds no
+    frame so spelled); spelled as the link, it is read."""
+    for ref, found in (("robot::C", False), ("robot::C&#160;", True), ("robot&#160;::C&#160;", False)):
+        text = ('<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n<model name="robot"><link name="C&#160;"/>'
+                f'</model>\n<frame name="f" attached_to="{ref}"/>\n</world>\n</sdf>\n')
+        assert _libsdformat_accepts(text, tmp_path) in (found, None), ref
+        if found:
+            load_model(text, format="sdf")
+        else:
+            assert _refused(text, "libsdformat trims only spaces, tabs and line feeds", format="sdf").line == 5
 
 
 @pytest.mark.parametrize("pad, refused", [("&#10;", True), ("&#160;", False)])

@@ -79,6 +79,7 @@ class Scope:
     include_el: etree._Element | None = None  # the <include> that brought it in (its <plugin>s are the model's)
     include_reader: tuple[XmlReader, tuple[int, int]] | None = None  # that <include>'s document's reader, version
     placement: str | None = None
+    placement_at: etree._Element | None = None  # where `placement` is written: a <model>, or an <include>'s element
     static: bool = False
     empty: bool = False
     files: tuple[str, ...] = ()  # real paths of the include chain that brought this model in
@@ -164,9 +165,10 @@ class FrameGraph:
     # == build ==================================================================================
     def build(self, top: Scope) -> None:
         self.collect(top)
-        placement = (top.el.get("placement_frame") or "").strip()
-        if placement:  # (without a <pose>, libsdformat puts the placement frame at the world's origin)
-            self.resolve_or_fail(top, placement, top.el, "placement_frame")
+        if top.placement_at is not None:  # (a world's <include> of the model: its <placement_frame> overrides)
+            self.placement(top)
+        elif (top.el.get("placement_frame") or "").strip():  # (without a <pose>: at the world's origin)
+            self.resolve_or_fail(top, top.el.get("placement_frame").strip(), top.el, "placement_frame")
         self.v[WORLD] = Vertex(WORLD, FrameKind.WORLD, top, None)
         self.edges()
 
@@ -283,7 +285,8 @@ class FrameGraph:
                     sub.prefix, sub.parent = scope.scoped(n), scope
                 sub.depth = scope.depth + 1
                 # an include's <placement_frame> overrides the included model's own (libsdformat's parser)
-                sub.placement = sub.placement or (c.get("placement_frame") or "").strip() or None
+                if not sub.placement:
+                    sub.placement, sub.placement_at = (c.get("placement_frame") or "").strip() or None, c
                 scope.nested[n] = sub
                 self.collect(sub)
             else:
@@ -301,7 +304,8 @@ class FrameGraph:
         sub.prefix, sub.parent, sub.depth = into.prefix, into, into.depth
         sub.locals, sub.nested, sub.owners = into.locals, into.nested, into.owners
         sub.merged = f"_merged__{name}__model__"
-        sub.placement = sub.placement or (sub.el.get("placement_frame") or "").strip() or None
+        if not sub.placement:
+            sub.placement, sub.placement_at = (sub.el.get("placement_frame") or "").strip() or None, sub.el
         self._count(sub)
         inc = sub.include_el
         dropped = [f"<{c.tag}>" for holder in (sub.el, inc) for c in holder
@@ -367,13 +371,14 @@ class FrameGraph:
                 return None
             raise r.error(inc, f"included file {path} has no <model>")
         name = child_text(r, inc, "name")
-        if name:
-            model_el.set("name", name)
+        if name:  # (spelled as libsdformat trims it: the frame graph reads it as a name, white space and all)
+            model_el.set("name", (find_child(inc, "name").text or "").strip(TEXT_TRIM))
         sub = Scope("", model_el, sub_version, sub_r, str(Path(path).parent), files=scope.files + (real,))
         pose_el = find_child(inc, "pose")
         if pose_el is not None:
             sub.include_pose = read_pose(r, pose_el, scope.version)
         sub.placement = child_text(r, inc, "placement_frame") or None
+        sub.placement_at = find_child(inc, "placement_frame")
         if sub.placement and pose_el is None:
             raise r.error(inc, "<placement_frame> needs a <pose> in the same <include>")
         sub.static = child_bool(r, inc, "static", False)
@@ -485,24 +490,38 @@ class FrameGraph:
                 return None
             head, rest = ref.split("::", 1)
             sub = scope.nested.get(head)
+            if sub is None:  # (white space around a part, kept by libsdformat: check_spelling judges it)
+                sub = scope.nested.get(head.strip())
             if sub is None:
                 return None
             scope, ref = sub, rest
 
-    def resolve_or_fail(self, scope: Scope, ref: str, el: etree._Element | None, what: str) -> str:
+    def resolve_or_fail(self, scope: Scope, ref: str, el: etree._Element | None, what: str,
+                        r: XmlReader | None = None) -> str:
+        """`r`: the reader of `el`'s document, where it is not the scope's (an <include>'s <placement_frame>)."""
+        r = scope.r if r is None else r
         if ref[:2] == "__" and ref != "__model__" and reserved_name(ref):  # (the test first: a call per reference)
-            raise scope.r.error(el, f"{what} '{ref}' is a reserved name")
+            raise r.error(el, f"{what} '{ref}' is a reserved name")
         target = self.resolve_name(scope, ref)
         if target is None:
-            raise scope.r.error(
-                el, f"{what} '{ref}' does not name a link, joint, frame or nested model of model '{scope.name}'"
-            )
+            raise r.error(el, f"{what} '{ref}' does not name a link, joint, frame or nested model of model '{scope.name}'")
         if el is not None:
-            self.check_spelling(scope, ref, el.get(what), el, what)
+            self.check_spelling(scope, ref, el.get(what), el, what, r=r)
+        return target
+
+    def placement(self, scope: Scope) -> str:
+        """The vertex of a model's placement frame: an <include>'s <placement_frame> (judged in the including
+        document), else the model's own attribute."""
+        at = scope.placement_at if scope.placement_at is not None else scope.el
+        if at.tag != "placement_frame":
+            return self.resolve_or_fail(scope, scope.placement, at, "placement_frame")
+        r = scope.include_reader[0] if scope.include_reader is not None else scope.r
+        target = self.resolve_or_fail(scope, scope.placement, at, "placement_frame", r)
+        self.check_spelling(scope, scope.placement, at.text, at, "placement_frame", text=True, r=r)
         return target
 
     def check_spelling(self, scope: Scope, ref: str, raw: str | None, el: etree._Element, what: str,
-                       text: bool = False) -> None:
+                       text: bool = False, r: XmlReader | None = None) -> None:
         """Refuse a reference that libsdformat, which trims only ASCII white space (ATTRIBUTE_TRIM, TEXT_TRIM), does
         not find: `<child>C&#160;</child>` for a link named C, or `<child>C</child>` for one named `C&#160;`. The
         reader strips every white space of names and references, and read such files (libsdformat: "Child frame with
@@ -513,14 +532,15 @@ class FrameGraph:
         kept = raw.strip(TEXT_TRIM if text else ATTRIBUTE_TRIM)
         if kept == ref and not self.spelled:  # (every file but those with such white space)
             return
-        if kept.strip() != ref:  # (a reference read from elsewhere than `raw`)
+        if kept.strip() != ref.strip():  # (a reference read from elsewhere than `raw`)
             return
         spelled = self.spelling(scope, ref)
         if spelled is None or spelled == kept:
             return
-        raise scope.r.error(el, f"{what} {kept!r} means the frame named {spelled!r}, but libsdformat trims only spaces, "
-                                "tabs and line feeds around names and references (and carriage returns around an "
-                                f"element's text), finds no frame spelled {kept!r} and refuses the file")
+        raise (scope.r if r is None else r).error(
+            el, f"{what} {kept!r} means the frame named {spelled!r}, but libsdformat trims only spaces, tabs and line "
+                "feeds around names and references (and carriage returns around an element's text), finds no frame "
+                f"spelled {kept!r} and refuses the file")
 
     def spelling(self, scope: Scope, ref: str) -> str | None:
         """How libsdformat spells the name `ref` finds in `scope` (resolve_name's walk), or None where the reader
@@ -534,6 +554,7 @@ class FrameGraph:
             if "::" not in ref:
                 return None
             head, ref = ref.split("::", 1)
+            head = head if head in scope.nested else head.strip()
             sub = scope.nested.get(head)
             if sub is None:
                 return None
@@ -637,7 +658,7 @@ class FrameGraph:
         if not vx.scope.placement or vx.name != vx.scope.model_vertex:  # (a model's vertex, or a merged one's)
             return vx.raw
         scope = vx.scope
-        target = self.resolve_or_fail(scope, scope.placement, scope.el, "placement_frame")
+        target = self.placement(scope)
         # model_H_placement inside the model, walking relative_to up to the model frame
         h = np.eye(4)
         cur: str | None = target

@@ -24,6 +24,7 @@ from ..common import INERTIA_KEYS, inertia_from_six
 from ..xmlutil import XmlReader, find_child, find_children, shown_tag
 from .document import (
     ATTRIBUTE_TRIM,
+    TEXT_TRIM,
     check_values,
     child_bool,
     child_float,
@@ -285,10 +286,17 @@ def _check_other_inertia(r: XmlReader, link: etree._Element, where: str, diag: D
         return
     tensor = find_child(inertial, "inertia")
     six = [child_float(r, tensor, k, d) for k, d in zip(INERTIA_KEYS, (1.0, 0.0, 0.0, 1.0, 0.0, 1.0))]
-    with np.errstate(all="ignore"):
-        i = inertia_from_six(*six)
+    mass = child_float(r, inertial, "mass", 1.0)
+    if not all(map(math.isfinite, (mass, *six))):  # ('inf': SDF's unlimited; NaN is refused by check_values)
+        # (libsdformat reads some infinite inertias, such as ixx inf alone, and refuses others: only the plainly
+        # impossible ones, a mass or diagonal moment of -inf, are judged here)
+        if -math.inf in (mass, six[0], six[3], six[5]):
+            raise r.error(inertial, f"{where} has invalid inertia: a mass or moment of -inf (libsdformat refuses the "
+                                    "world)")
+        return
+    i = inertia_from_six(*six)
     try:
-        for w in check_inertia(child_float(r, inertial, "mass", 1.0), np.zeros(3), i, where, reject_impossible=True):
+        for w in check_inertia(mass, np.zeros(3), i, where, reject_impossible=True):
             diag.warn(f"{diag.at(inertial)}: {w} (libsdformat refuses the world: the model is not read, and this "
                       "does not stop the one read)")
     except ModelError as e:
@@ -375,15 +383,31 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
         target = kinds.get(("model", head))  # (a model before a frame of its name, which libsdformat renames)
         if target is None:
             target = kinds.get(("frame", head))
+        if target is None and head != head.strip():  # (white space around the part: judged below, as spelled)
+            target = kinds.get(("model", head.strip()))
+            if target is None:
+                target = kinds.get(("frame", head.strip()))
         if target is None:
             raise r.error(el, f"{what} '{ref}' does not name a model or frame of world '{world.get('name')}'")
+        kept = el.get(what, "").strip(ATTRIBUTE_TRIM)  # (as libsdformat trims it: FrameGraph.check_spelling)
+        kept_head, _, kept_rest = kept.partition("::")
+        if target.tag == "include":  # (named by its <name>: an element's text)
+            name_el = find_child(target, "name")
+            spelled = (name_el.text or "").strip(TEXT_TRIM) if name_el is not None else kept_head
+        else:
+            spelled = target.get("name", "").strip(ATTRIBUTE_TRIM)
+        if kept_head != spelled:
+            raise r.error(el, f"{what} {kept!r} means the {'model' if target.tag == 'include' else target.tag} named "
+                              f"{spelled!r} of the world, but libsdformat trims only spaces, tabs and line feeds around "
+                              f"names and references, finds none spelled {kept_head!r} and refuses the file")
         if rest and target.tag == "model":
-            sub = FrameGraph(fg.options, Diagnostics(fg.diag.source), fg.policy)
+            sub = FrameGraph(fg.options, Diagnostics(fg.diag.source, quiet=True), fg.policy)
             scope = Scope("", target, version, r, None)
             sub.collect(scope)
             if sub.resolve_name(scope, rest) is None:
                 raise r.error(el, f"{what} '{ref}' does not name a frame inside model '{head}'")
-        elif rest:
+            sub.check_spelling(scope, rest, kept_rest, el, what)
+        elif rest and target.tag != "include":  # (what an include brings is not looked into here: docs/sdf.md)
             raise r.error(el, f"{what} '{ref}': '{head}' is not a model")
 
     for c in world:
@@ -433,12 +457,16 @@ def _axis_frame(fg: FrameGraph, vx: Vertex, xyz_el: etree._Element | None, axis_
     return target
 
 
+# libsdformat's "zero" axis length: up to 1e-6 as a float (9.99999997e-7), measured with ign sdf -k
+_AXIS_ZERO = float(np.float32(1e-6))
+
+
 def _check_axis_length(r: XmlReader, xyz_el: etree._Element, xyz: list[float], jname: str, tag: str) -> None:
     """libsdformat takes an axis shorter than 1e-6 as zero and refuses it ("The norm of the xyz vector cannot be
     zero"): a direction of 1e-9 0 0 was read as x."""
     length = math.hypot(*xyz)  # (no overflow nor underflow on the way)
-    if not length >= 1e-6:
-        said = "zero length" if length == 0.0 else f"length {length:g}, which libsdformat takes as zero (below 1e-6)"
+    if not length > _AXIS_ZERO:
+        said = "zero length" if length == 0.0 else f"length {length:.9g}, which libsdformat takes as zero (below 1e-6)"
         raise r.error(xyz_el, f"joint '{jname}': the <{tag}><xyz> direction has {said}")
 
 
