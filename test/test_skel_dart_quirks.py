@@ -282,6 +282,7 @@ _JC_NO_XYZ = _typed("revolute", "<axis/>").replace('name="jb"', 'name="jc"').rep
     (_C, _typed("revolute", "<axis><xyz>0 0 1</xyz><limit><lower>1</lower><upper>-1</upper></limit></axis>")
      + _JC_NO_XYZ),  # limits the wrong way round
     (_C, _JOINT + _JOINT.replace("<child>b<", "<child>c<") + _JC_NO_XYZ.replace('"jc"', '"jd"')),  # a duplicate joint
+    (_C.replace("<mass>1</mass>", "<mass>-1</mass>"), _JOINT + _JC_NO_XYZ),  # a body the reader refuses (review)
 ])
 def test_what_the_reader_alone_refuses_in_a_skeleton_not_loaded_does_not_end_its_judging(tmp_path: Path, shape, joint):
     """A joint the reader refuses by its own rule (DART reads it, or drops it with a word) ended the judging of a

@@ -17,7 +17,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -415,18 +415,17 @@ def _judge_skeleton(r: _SkelReader, el: etree._Element, options: LoadOptions) ->
     mobile = r.child(el, "mobile")
     if mobile is not None:
         r.bool_value(mobile)
-    bodies: dict[str, _Body] = {}
+    # every body DART reads, whether the reader's own rules take it or not (a negative mass): the joints name them
+    bodies = {name for c in find_children(el, "body") if (name := (c.get("name") or "").strip())}
     for tag, read in (("body", lambda c: _body(r, c, skel_frame, options, diag, [], [])),
                       ("joint", lambda c: _joint(r, c, bodies, diag, []))):
         for c in find_children(el, tag):
             try:
-                got = read(c)
+                read(c)
             except _Unparsable:
                 raise
             except ModelError:
                 continue
-            if tag == "body":
-                bodies.setdefault(got.name, got)
 
 
 def _physics(r: _SkelReader, world: etree._Element):
@@ -676,7 +675,7 @@ def _skeleton(r: _SkelReader, el: etree._Element, options: LoadOptions, diag: Di
             jname = _unique(f"{body.name}_free", joint_names, body.name)
             diag.warn(
                 f"line {body.el.sourceline}: body '{body.name}' is in no joint: DART drops it silently (and dartpy "
-                f"crashes if it has a shape); kept as a free-floating body with free joint '{jname}'"
+                f"6.20 crashes on many such worlds); kept as a free-floating body with free joint '{jname}'"
             )
             model.metadata.setdefault("skel_free_bodies", []).append(body.name)
         implicit = _Joint(jname, "free", body.el, None, body.name, np.eye(4), [_Dof() for _ in range(6)], implicit=True)
@@ -1095,7 +1094,8 @@ def _shape_inertias(r: _SkelReader, pending: list[tuple]) -> None:
 
 
 # -- joints -----------------------------------------------------------------------------------
-def _joint(r: _SkelReader, el: etree._Element, bodies: dict[str, _Body], diag: Diagnostics, lost: list[str]) -> _Joint:
+def _joint(r: _SkelReader, el: etree._Element, bodies: Container[str], diag: Diagnostics, lost: list[str]) -> _Joint:
+    """`bodies`: the names of the skeleton's bodies (a joint names its parent and child among them)."""
     name = r.required(el, "name")
     jtype = r.required(el, "type")
     if jtype not in JOINT_DOFS:
