@@ -1334,6 +1334,25 @@ def test_an_include_is_spelled_as_libsdformat_trims_it(tmp_path, body, found, wh
         assert e.line in (4, 5) and e.source is None
 
 
+@pytest.mark.parametrize("ref, found", [("B::L", False), ("B::L&#160;", True)])
+def test_a_plain_document_referring_to_a_spaced_name_of_an_included_one_is_judged(tmp_path, ref, found):
+    """A document without a character reference or a non-ASCII character has no white space libsdformat keeps, and
+    its references are not looked at for it, unless a name of a document it includes has some."""
+    paths = _box_models(tmp_path, '<?xml version="1.0"?>\n<sdf version="1.9"><model name="box"><link name="L&#160;"/>'
+                                  "</model></sdf>\n")
+    text = _model('<link name="base"/>\n<include><uri>model://box</uri><name>B</name></include><joint name="J" '
+                  f'type="fixed"><parent>base</parent><child>{ref}</child></joint>')
+    if shutil.which("ign") is not None:
+        (tmp_path / "case.sdf").write_text(text)
+        done = subprocess.run(["ign", "sdf", "-k", str(tmp_path / "case.sdf")], capture_output=True, text=True,
+                              timeout=120, env=dict(os.environ, SDF_PATH=paths))
+        assert (done.returncode == 0 and "Valid" in done.stdout) == found, done.stdout + done.stderr
+    if found:
+        load_model(text, format="sdf", search_paths=[paths])
+    else:
+        assert _refused(text, "libsdformat trims only spaces", format="sdf", search_paths=[paths]).line == 5
+
+
 def test_a_world_frame_attached_inside_an_included_model_is_read(tmp_path):
     """Found in review: a world frame attached to 'B::L', B a world's <include>, was refused ("'B' is not a model"),
     where libsdformat reads it; what an include brings is not looked into there (docs/sdf.md)."""

@@ -154,7 +154,11 @@ def read_document(data: str | bytes, source: str | None, diag: Diagnostics
     r.namespaces = namespaces
     # whether a name check_values judges may hold '::' (it looks at every element only then; a character reference
     # may spell it)
-    r.delimited = not isinstance(data, str) or "&#" in data or not _delimiters_only_in_plugins(data)
+    references = not isinstance(data, str) or "&#" in data  # (character references: any character may be spelled)
+    r.delimited = references or not _delimiters_only_in_plugins(data)
+    # whether a name or reference may hold white space libsdformat keeps (a carriage return is one only as a character
+    # reference, the parser makes the others line feeds): FrameGraph.check_spelling looks only then
+    r.kept_space = references or not data.isascii()
     if root.tag != "sdf":
         raise r.error(root, f"the root element is <{root.tag}>, an SDF file needs <sdf>")
     version = read_version(r, root, diag)
@@ -190,6 +194,7 @@ class SdfXmlReader(XmlReader):
         self._numbers: dict[str, list[float]] = {}
         self.namespaces: set[str] | None = None  # the namespace names the document declares (None: not known)
         self.delimited = True  # whether any name of the document may hold "::" (read_document knows from its text)
+        self.kept_space = True  # whether any name may hold white space libsdformat keeps (read_document knows)
         self.document_version = MAX_VERSION  # the document's own version (read_document sets it)
 
     def floats_list(self, el: etree._Element, raw: str, what: str, n: int | None) -> list[float]:
@@ -475,15 +480,16 @@ def check_values(r: XmlReader, root: etree._Element, version: tuple[int, int]) -
             continue
         raw = el.text  # (r.text, spelled out: a call per element was a tenth of this loop)
         if len(el):  # (what it holds is judged on its own; an element of children and no value is empty, which
-            if raw is None or not raw.strip():  # libsdformat refuses where required: a second <parent> holding an
-                _check_empty(r, el)  # axis's <xyz>)
+            if el.tag in _REQUIRED_TAGS and (raw is None or not raw.strip()):  # libsdformat refuses where required:
+                _check_empty(r, el)  # a second <parent> holding an axis's <xyz>; an include's <name> is one of them)
             continue
         raw = raw.strip() if raw is not None else ""
         tag = el.tag
         if tag == "pose" and (raw or len(el.attrib) > ("relative_to" in el.attrib)):  # (empty: its degrees and
             _check_pose(r, el)  # rotation_format)
         if not raw:
-            _check_empty(r, el)
+            if tag in _REQUIRED_TAGS:  # (an include's <name>: "name" is required elsewhere)
+                _check_empty(r, el)
             continue
         if tag == "pose":
             continue

@@ -457,7 +457,8 @@ class FrameGraph:
         if e is None or not r.text(e):
             raise r.error(el, f"joint '{jname}' needs a <{end}>")
         ref = r.text(e)
-        self.check_spelling(scope, ref, e.text, e, f"the {end} of joint '{jname}',", text=True)
+        if self.spelled or getattr(r, "kept_space", True):
+            self.check_spelling(scope, ref, e.text, e, f"the {end} of joint '{jname}',", text=True)
         if end == "child" and ref == WORLD:
             raise r.error(e, f"joint '{jname}': the child cannot be 'world'")
         if ref == jname and scope.locals.get(ref, (None,))[0] is FrameKind.JOINT:
@@ -505,7 +506,7 @@ class FrameGraph:
         target = self.resolve_name(scope, ref)
         if target is None:
             raise r.error(el, f"{what} '{ref}' does not name a link, joint, frame or nested model of model '{scope.name}'")
-        if el is not None:
+        if el is not None and (self.spelled or getattr(r, "kept_space", True)):  # (a plain XmlReader: not known)
             self.check_spelling(scope, ref, el.get(what), el, what, r=r)
         return target
 
@@ -527,8 +528,8 @@ class FrameGraph:
         reader strips every white space of names and references, and read such files (libsdformat: "Child frame with
         name[C ] ... not found"); a reference spelled as the name, white space and all, is read.  `ref` is the
         reference as read and found, `raw` as written (None: not known, nothing to judge)."""
-        if raw is None:
-            return
+        if raw is None or not (self.spelled or getattr(scope.r if r is None else r, "kept_space", True)):
+            return  # (no name kept white space, and the reference's document holds none)
         kept = raw.strip(TEXT_TRIM if text else ATTRIBUTE_TRIM)
         if kept == ref and not self.spelled:  # (every file but those with such white space)
             return
