@@ -458,6 +458,22 @@ def test_a_skeleton_not_loaded_is_judged_as_dart_reads_it_to_the_end(tmp_path: P
     assert ours_ok == dart_ok
 
 
+@pytest.mark.parametrize("frags, dart_reads", [("2 0 2", True), ("0 0 0", True), ("-1 2 2", True), ("2 2", False)])
+def test_a_soft_box_frags_is_judged_as_dart_reads_it(tmp_path: Path, frags, dart_reads):
+    """Found by differential fuzzing (fuzz_reference.py --format skel seed 20261409): the rule of a count below 1 (a
+    sphere's slices) refused a soft box's <frags> of 0, which DART makes 3 with a warning and reads; a <frags> of two
+    counts DART reads the third of from whatever its memory holds (std::bad_alloc here), and refuses the world."""
+    box = _SOFT_KINDS["box"].replace("<frags>3 3 3</frags>", f"<frags>{frags}</frags>")
+    path = tmp_path / "w.skel"
+    path.write_text(_soft_world(box))
+    assert bool(dart_reference(path).get("ok")) == dart_reads
+    if dart_reads:
+        assert load_model(path).name == "first"
+    else:
+        with pytest.raises(ModelError, match=r"the <frags> of its soft box needs three counts .*which is not loaded"):
+            load_model(path)
+
+
 @pytest.mark.parametrize("slices, dart_reads", [(".5", False), ("5 6", True), ("5.5", True), ("0", None)])
 def test_a_soft_count_below_one_refuses_the_file_and_one_dart_reads_does_not(tmp_path: Path, slices, dart_reads):
     """Found in review: any number the reader refused in a soft shape's count (`5 6`) refused the world 'as DART

@@ -798,6 +798,11 @@ def _soft_shape(r: _SkelReader, soft: etree._Element, body: str, lost: list[str]
     for tag, n in _SOFT_PARTS[kind]:
         el = r.need(shape, tag, f" in the soft <{kind}> of body '{body}' (DART refuses it too)")
         values = r.floats_text(el, n)
+        if tag == "frags":  # (DART makes a count below 3 a 3, with a warning; a missing one it reads from whatever
+            if len((el.text or "").split()) < n:  # its memory holds: it ran out of memory on '2 2', checked with dartpy)
+                raise r.unparsable(el, f"body '{body}': the <frags> of its soft box needs three counts (DART reads a "
+                                       "missing one from whatever its memory holds)")
+            continue
         if tag not in ("radius", "size", "height") and min(values) < 1:  # (DART: stoul's '0x5' is 0, '-1' huge)
             raise r.unparsable(el, f"body '{body}': a count of its soft <{kind}>'s <{tag}> is below 1 (DART refuses "
                                    "it, runs out of memory or never ends)")
