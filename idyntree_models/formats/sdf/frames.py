@@ -255,9 +255,11 @@ class FrameGraph:
             if len(n) != len(raw) and len(raw.strip(ATTRIBUTE_TRIM)) != len(n):  # (libsdformat trims ASCII only)
                 kept = raw.strip(ATTRIBUTE_TRIM)
                 self.spelled[(scope.prefix, n)] = kept
-                self.diag.warn(f"{self.diag.at(c)}: <{tag}> name {kept!r} has white space around it that libsdformat "
-                               f"keeps in the name: read as '{n}'; a reference to it must spell it so, as libsdformat "
-                               "finds it only so")
+                inc = self.included[c].include_el if c in self.included else None
+                named = find_child(inc, "name") if inc is not None else None  # (an include's <name> gave it)
+                self.diag.warn(f"{self.diag.at(c if named is None else named)}: <{tag}> name {kept!r} has white space "
+                               f"around it that libsdformat keeps in the name: read as '{n}'; a reference to it must "
+                               "spell it so, as libsdformat finds it only so")
             check_name(r, c, n, tag, version)
             # up to 1.6 only links clash with links and joints with joints
             key = ("any", n) if version >= (1, 7) else (tag, n)
