@@ -167,8 +167,8 @@ class FrameGraph:
         self.collect(top)
         if top.placement_at is not None:  # (a world's <include> of the model: its <placement_frame> overrides)
             self.placement(top)
-        elif (top.el.get("placement_frame") or "").strip():  # (without a <pose>: at the world's origin)
-            self.resolve_or_fail(top, top.el.get("placement_frame").strip(), top.el, "placement_frame")
+        elif placement := (top.el.get("placement_frame") or "").strip():  # (without a <pose>: at the world's origin)
+            self.resolve_or_fail(top, placement, top.el, "placement_frame")
         self.v[WORLD] = Vertex(WORLD, FrameKind.WORLD, top, None)
         self.edges()
 

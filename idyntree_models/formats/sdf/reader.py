@@ -285,7 +285,7 @@ def _check_other_inertia(r: XmlReader, link: etree._Element, where: str, diag: D
     if inertial is None or is_true(inertial.get("auto")):
         return
     tensor = find_child(inertial, "inertia")
-    six = [child_float(r, tensor, k, d) for k, d in zip(INERTIA_KEYS, (1.0, 0.0, 0.0, 1.0, 0.0, 1.0))]
+    six = [child_float(r, tensor, k, d) for k, d in zip(INERTIA_KEYS, DEFAULT_MOMENTS)]
     mass = child_float(r, inertial, "mass", 1.0)
     if not all(map(math.isfinite, (mass, *six))):  # ('inf': SDF's unlimited; NaN is refused by check_values)
         # (libsdformat reads some infinite inertias, such as ixx inf alone, and refuses others: only the plainly
@@ -303,6 +303,7 @@ def _check_other_inertia(r: XmlReader, link: etree._Element, where: str, diag: D
         raise r.error(inertial, f"{where} has invalid inertia: {e.message} (libsdformat refuses the world)") from None
 
 
+DEFAULT_MOMENTS = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)  # libsdformat's, in INERTIA_KEYS' order (to_model reads them too)
 _UNIQUE_IN_MODEL = ("link", "joint", "frame", "model")
 _UNIQUE_IN_LINK = ("visual", "collision", "sensor", "light", "particle_emitter")
 
@@ -380,13 +381,13 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
         head, _, rest = ref.partition("::")
         if ref == WORLD:
             return
-        target = kinds.get(("model", head))  # (a model before a frame of its name, which libsdformat renames)
-        if target is None:
-            target = kinds.get(("frame", head))
-        if target is None and head != head.strip():  # (white space around the part: judged below, as spelled)
-            target = kinds.get(("model", head.strip()))
+        target = None
+        for name in dict.fromkeys((head, head.strip())):  # (white space around the part: judged below, as spelled)
+            target = kinds.get(("model", name))  # (a model before a frame of its name, which libsdformat renames)
             if target is None:
-                target = kinds.get(("frame", head.strip()))
+                target = kinds.get(("frame", name))
+            if target is not None:
+                break
         if target is None:
             raise r.error(el, f"{what} '{ref}' does not name a model or frame of world '{world.get('name')}'")
         kept = el.get(what, "").strip(ATTRIBUTE_TRIM)  # (as libsdformat trims it: FrameGraph.check_spelling)

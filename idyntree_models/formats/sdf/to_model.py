@@ -81,7 +81,7 @@ from .kept import (
     look,
     own_ambient,
 )
-from .reader import UNLIMITED, SdfGraph, SdfJoint, SdfSensor, unique_children
+from .reader import DEFAULT_MOMENTS, UNLIMITED, SdfGraph, SdfJoint, SdfSensor, unique_children
 
 # model.metadata keys this stage sets (documented in docs/sdf.md):
 #   "free_bodies": {free link: {"base": link, "joints": [6 names], "links": [5 names]}}
@@ -257,7 +257,7 @@ def read_link(r: XmlReader, el: etree._Element, name: str, scope: Scope, diag: D
     if inertial is None:
         link.inertia = _make_inertia(mass=1.0, com=np.zeros(3), inertia=np.eye(3))  # libsdformat's default
         return link
-    six = [1.0, 0.0, 0.0, 1.0, 0.0, 1.0]  # libsdformat's defaults, in INERTIA_KEYS' order
+    six = list(DEFAULT_MOMENTS)
     if is_true(inertial.get("auto")):
         auto = _auto_inertia(r, el, inertial, name, scope, diag)
         if auto is not None:
