@@ -580,13 +580,21 @@ _EMPTY_OPTIONAL = [
 ]
 
 
-def _libsdformat_accepts(text: str, tmp_path: Path) -> bool | None:
-    """`ign sdf -k` on the text (None where ignition-tools is not installed)."""
+def _ign_check(text: str, tmp_path: Path, sdf_path: str | None = None) -> subprocess.CompletedProcess | None:
+    """`ign sdf -k` on the text, finding `model://` URIs in `sdf_path` (None where ignition-tools is not installed)."""
     if shutil.which("ign") is None:
         return None
     path = tmp_path / "case.sdf"
     path.write_text(text)
-    done = subprocess.run(["ign", "sdf", "-k", str(path)], capture_output=True, text=True, timeout=120)
+    env = None if sdf_path is None else dict(os.environ, SDF_PATH=sdf_path)
+    return subprocess.run(["ign", "sdf", "-k", str(path)], capture_output=True, text=True, timeout=120, env=env)
+
+
+def _libsdformat_accepts(text: str, tmp_path: Path) -> bool | None:
+    """`ign sdf -k` on the text (None where ignition-tools is not installed)."""
+    done = _ign_check(text, tmp_path)
+    if done is None:
+        return None
     return done.returncode == 0 and "Valid" in done.stdout and "Error" not in done.stdout + done.stderr
 
 
@@ -1117,12 +1125,9 @@ def test_a_world_including_one_uri_twice_without_names_is_refused(tmp_path):
     (box / "model.sdf").write_text(_model(name="box"))
     twice = _world(_include("model://box") + "\n" + _include("model://box"))
     named = _world(_include("model://box") + "\n" + _include("model://box", "box2"))
-    if shutil.which("ign") is not None:
-        env = dict(os.environ, SDF_PATH=str(tmp_path / "models"))
-        for text, valid in ((twice, False), (named, True)):
-            (tmp_path / "w.sdf").write_text(text)
-            done = subprocess.run(["ign", "sdf", "-k", str(tmp_path / "w.sdf")], capture_output=True, text=True,
-                                  timeout=120, env=env)
+    for text, valid in ((twice, False), (named, True)):
+        done = _ign_check(text, tmp_path, str(tmp_path / "models"))
+        if done is not None:
             assert ("Valid" in done.stdout and "Error" not in done.stdout + done.stderr) == valid, done.stdout
     e = _refused(twice, re.escape("includes 'model://box' twice without a <name> (the first at line 5)"),
                  format="sdf", search_paths=[str(tmp_path / "models")])
@@ -1147,10 +1152,8 @@ def test_what_libsdformat_cannot_take_of_a_world_include_is_refused(tmp_path, ex
                                       "</model>")
     (box / "model.sdf").write_text(_model(name="box"))
     text = _world(extra)
-    if shutil.which("ign") is not None:
-        (tmp_path / "w.sdf").write_text(text)
-        done = subprocess.run(["ign", "sdf", "-k", str(tmp_path / "w.sdf")], capture_output=True, text=True,
-                              timeout=120, env=dict(os.environ, SDF_PATH=str(tmp_path / "models")))
+    done = _ign_check(text, tmp_path, str(tmp_path / "models"))
+    if done is not None:
         assert done.returncode != 0 or "Error" in done.stdout + done.stderr, done.stdout
     e = _refused(text, re.escape(message), format="sdf", search_paths=[str(tmp_path / "models")])
     assert e.line == 6
@@ -1322,10 +1325,8 @@ def test_an_include_is_spelled_as_libsdformat_trims_it(tmp_path, body, found, wh
                                   "</model></sdf>\n")
     text = (_model(f'<link name="base"/>\n{body}') if where == "model" else
             f'<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n{body}\n</world>\n</sdf>\n')
-    if shutil.which("ign") is not None:
-        (tmp_path / "case.sdf").write_text(text)
-        done = subprocess.run(["ign", "sdf", "-k", str(tmp_path / "case.sdf")], capture_output=True, text=True,
-                              timeout=120, env=dict(os.environ, SDF_PATH=paths))
+    done = _ign_check(text, tmp_path, paths)
+    if done is not None:
         assert (done.returncode == 0 and "Valid" in done.stdout) == found, done.stdout + done.stderr
     if found:
         warnings: list[str] = []
@@ -1346,10 +1347,8 @@ def test_a_plain_document_referring_to_a_spaced_name_of_an_included_one_is_judge
                                   "</model></sdf>\n")
     text = _model('<link name="base"/>\n<include><uri>model://box</uri><name>B</name></include><joint name="J" '
                   f'type="fixed"><parent>base</parent><child>{ref}</child></joint>')
-    if shutil.which("ign") is not None:
-        (tmp_path / "case.sdf").write_text(text)
-        done = subprocess.run(["ign", "sdf", "-k", str(tmp_path / "case.sdf")], capture_output=True, text=True,
-                              timeout=120, env=dict(os.environ, SDF_PATH=paths))
+    done = _ign_check(text, tmp_path, paths)
+    if done is not None:
         assert (done.returncode == 0 and "Valid" in done.stdout) == found, done.stdout + done.stderr
     if found:
         load_model(text, format="sdf", search_paths=[paths])
@@ -1364,10 +1363,8 @@ def test_a_world_frame_attached_inside_an_included_model_is_read(tmp_path):
                                   "</sdf>\n")
     text = ('<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n<include><uri>model://box</uri><name>B'
             '</name></include>\n<frame name="J" attached_to="B::L"/>\n</world>\n</sdf>\n')
-    if shutil.which("ign") is not None:
-        (tmp_path / "case.sdf").write_text(text)
-        done = subprocess.run(["ign", "sdf", "-k", str(tmp_path / "case.sdf")], capture_output=True, text=True,
-                              timeout=120, env=dict(os.environ, SDF_PATH=paths))
+    done = _ign_check(text, tmp_path, paths)
+    if done is not None:
         assert done.returncode == 0 and "Valid" in done.stdout, done.stdout + done.stderr
     assert list(load_model(text, format="sdf", search_paths=[paths]).links) == ["L"]
 
