@@ -1379,3 +1379,42 @@ def test_an_integer_is_read_as_mujoco_reads_one(value, message, theirs):
     text = '<mujoco><worldbody><body><geom size="1" group=" "/></body></worldbody></mujoco>'
     mujoco.MjModel.from_xml_string(text)
     load_model(text, format="mjcf")
+
+
+@pytest.mark.parametrize("compiler, hinge, slide", [
+    ('autolimits="true"', 'range="-45 60" ref="20"', 'range="-0.1 0.2" ref="0.05"'),
+    ('autolimits="true" angle="radian"', 'range="-0.5 1" ref="-0.3"', 'range="0 0.2" ref="0.3"'),
+    ('', 'limited="true" range="-30 30" ref="10"', 'ref="0.05"'),  # (a slide without a range: nothing to move)
+])
+def test_a_joint_s_range_is_read_relative_to_its_ref_as_mujoco_places_the_body(compiler, hinge, slide):
+    """Found in review: the import places a body as written, which is MuJoCo's qpos = ref (our position 0), and
+    copied the range, which MuJoCo gives in qpos terms: a hinge of range -45 60 and ref 20 could turn 20 degrees too
+    far one way and not far enough the other, in every format written, with only the ref named. Checked on MuJoCo's
+    own kinematics: the body poses at our limits are those at its range's ends."""
+    text = (f'<mujoco><compiler {compiler}/><worldbody><body name="b0" pos="0 0 1"><geom size="0.1"/>'
+            f'<body name="b1" pos="0.2 0 0" euler="90 0 0"><joint name="h" axis="0 1 1" {hinge}/><geom size="0.1"/>'
+            f'<body name="b2" pos="0.3 0 0"><joint name="s" type="slide" axis="1 0 0" {slide}/><geom size="0.1"/>'
+            '</body></body></body></worldbody></mujoco>')
+    m = mujoco.MjModel.from_xml_string(text)
+    warnings: list[str] = []
+    model = load_model(text, format="mjcf", warnings=warnings)
+    kin = Kinematics(model)
+    for j, name in enumerate(("h", "s")):
+        limits = model.joints[name].limits
+        assert limits.has_position_limits == bool(m.jnt_limited[j]), name
+        assert any(f"joint '{name}': ref=" in w for w in warnings), warnings
+        ends = [(m.jnt_range[j][k], [limits.min_position, limits.max_position][k]) for k in (0, 1)] \
+            if m.jnt_limited[j] else [(m.qpos0[j] + 0.25, 0.25)]
+        for theirs, ours in ends:
+            config = {"h": 0.0, "s": 0.0, name: ours}
+            mine = kin.world_transforms(config)
+            d = mujoco.MjData(m)
+            d.qpos[:] = m.qpos0
+            d.qpos[j] = theirs
+            mujoco.mj_kinematics(m, d)
+            world_H = {}
+            for b in (1, 2, 3):
+                t = world_H[mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b)] = np.eye(4)
+                t[:3, :3], t[:3, 3] = d.xmat[b].reshape(3, 3), d.xpos[b]
+            for body in ("b1", "b2"):  # (relative to the base, which the model places at its origin)
+                assert _close(mine[body], np.linalg.inv(world_H["b0"]) @ world_H[body]), (name, theirs, ours, body)

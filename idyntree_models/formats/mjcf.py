@@ -1167,8 +1167,16 @@ class _Importer:
                 self.diag.warn(f"MJCF: joint '{name}': actuatorfrcrange {frc[0]:g} {frc[1]:g} is read as the "
                                f"symmetric effort limit {limits.effort_limit:g} (the model's limit is one number)")
         ref = float(self.floats(el, a, "ref", 1, (0.0,))[0])
-        if ref:
-            self.diag.warn(f"MJCF: joint '{name}': ref={ref} is not represented (our position 0 is MuJoCo's qpos {ref})")
+        if ref:  # (the body is placed as written at qpos = ref, our position 0; the range is in qpos terms)
+            shift = self.angle(ref) if revolute else ref
+            moved = ""
+            if limits.has_position_limits:
+                limits.min_position -= shift
+                limits.max_position -= shift
+                moved = (f"; its range is moved by it, to {limits.min_position:g} {limits.max_position:g} "
+                         f"{'rad' if revolute else 'm'} from the pose as written")
+            self.diag.warn(f"MJCF: joint '{name}': ref={ref:g} is not represented (our position 0 is MuJoCo's qpos "
+                           f"{ref:g}, the pose as written){moved}")
         damping = float(self.floats(el, a, "damping", 1, (0.0,))[0])
         friction = float(self.floats(el, a, "frictionloss", 1, (0.0,))[0])
         joint = Joint(name, JointType.REVOLUTE if revolute else JointType.PRISMATIC, parent, child, rest, axis=axis,
