@@ -208,9 +208,12 @@ def finish_model(model: Model, opts: LoadOptions, diag: Diagnostics) -> None:
         for name in add_sensor_frames(model):
             diag.warn(f"sensor '{name}': no frame added for it because the name is already a link or frame")
     if opts.convert_three_revolute_joints_to_spherical:
-        folded = fold_three_revolute_joints(model, opts.spherical_joint_tolerance)
+        lost: list[str] = []
+        folded = fold_three_revolute_joints(model, opts.spherical_joint_tolerance, lost)
         for name in folded:
             log.info("folded three revolute joints into spherical joint '%s'", name)
+        for what in lost:
+            diag.warn(what)
         if folded:
             tree = suspects = None
     for w in validate(model, source=diag.source, tree=tree, inertia_suspects=suspects):

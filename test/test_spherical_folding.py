@@ -148,3 +148,37 @@ def test_matches_idyntree_folding_where_idyntree_is_right():
         theirs = oracle.world_transforms(ref, {"spherical_rev_J": q})
         for name in ("b", "tip"):
             np.testing.assert_allclose(mine[name], theirs[name], atol=1e-9)
+
+
+def test_what_a_spherical_joint_cannot_hold_of_the_folded_chain_is_named():
+    """Found in review: the fold dropped the three joints' limits and damping without a word (as iDynTree's does),
+    and kept a <transmission> and a <gazebo reference> naming the folded joints,
+    written to URDF for ros2_control and Gazebo to find no such joint. The limits named are those urdf_parser_py
+    reads from the file; our own exports (no limits) fold back without a warning."""
+    from urdf_parser_py import urdf as upp
+
+    text = CHAIN.format(**NAMES).replace(
+        '<axis xyz="0 0 1"/></joint>', '<axis xyz="0 0 1"/><dynamics damping="0.25"/></joint>', 1).replace(
+        "</robot>", '<transmission name="t"><type>transmission_interface/SimpleTransmission</type>'
+        '<joint name="shoulder_y"><hardwareInterface>x</hardwareInterface></joint><actuator name="m"/></transmission>'
+        '<gazebo reference="fake2"><gravity>false</gravity></gazebo><gazebo reference="j4"/></robot>')
+    warnings: list[str] = []
+    model = load_model(text, format="urdf", convert_three_revolute_joints_to_spherical=True, warnings=warnings)
+    assert model.joints["shoulder"].type is JointType.SPHERICAL
+    folded = [w for w in warnings if "folded from revolute joints" in w]
+    assert len(folded) == 1, warnings
+    source = upp.URDF.from_xml_string(text)
+    for j in source.joints:
+        if j.name.startswith("shoulder_"):
+            lim, dyn = j.limit, j.dynamics
+            if lim is not None:
+                assert f"'{j.name}' (range {lim.lower:g} {lim.upper:g}, effort {lim.effort:g}, velocity " \
+                       f"{lim.velocity:g}" in folded[0], (j.name, folded[0])
+            if dyn is not None:
+                assert f"'{j.name}' (damping {dyn.damping:g}" in folded[0], folded[0]
+    dangling = [w for w in warnings if "the folding into spherical joints removed" in w]
+    assert len(dangling) == 1 and "<transmission> names 'shoulder_y'" in dangling[0] \
+        and "<gazebo> names 'fake2'" in dangling[0] and "'j4'" not in dangling[0], warnings
+    quiet: list[str] = []
+    load_model(AT_ORIGIN, convert_three_revolute_joints_to_spherical=True, warnings=quiet)
+    assert not [w for w in quiet if "fold" in w], quiet

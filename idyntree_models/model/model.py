@@ -7,7 +7,9 @@ removed links, the robot name).  It holds no I/O and no ROS.
 
 from __future__ import annotations
 
+import functools
 import math
+import re
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum
 from typing import Any, TypeVar
@@ -371,6 +373,30 @@ class Extension(Record):
     index: int | None = None  # for a visual or collision: which of the link's, in source order
     path: tuple[str, ...] = ()  # the element inside the owner that holds it (see above)
     attributes: bool = False  # `xml` holds attributes of the element at `path` (see above)
+
+    def joints_named(self) -> list[str]:
+        """The joints a root element names as `<joint name=...>` (a <transmission>'s, a <ros2_control>'s): kept
+        as written, they name joints a change of the model (a reduction, a folding) may have removed."""
+        return _LAZY.joint_named.findall(self.xml)
+
+    def references(self) -> list[str]:
+        """The link or joint a `<gazebo reference=...>` is about."""
+        return _LAZY.reference.findall(self.xml[: self.xml.find(">") + 1])
+
+
+class _Patterns:
+    """The patterns of Extension's lookups, compiled on first use (a load that never asks pays nothing)."""
+
+    @functools.cached_property
+    def joint_named(self) -> re.Pattern[str]:
+        return re.compile(r"""<joint\b[^>]*?\bname\s*=\s*["']([^"']*)["']""")
+
+    @functools.cached_property
+    def reference(self) -> re.Pattern[str]:
+        return re.compile(r"""\sreference\s*=\s*["']([^"']*)["']""")
+
+
+_LAZY = _Patterns()
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import logging
-import re
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -259,9 +258,6 @@ def _lumped(model: Model, tree: TreeOrder, group: dict[str, str], root_H: dict[s
     return out
 
 
-_JOINT_NAMED = re.compile(r"""<joint\b[^>]*?\bname\s*=\s*["']([^"']*)["']""")
-
-
 def _carried_extensions(model: Model, out: Model, members: dict[str, list[str]], notes: list[str]) -> list:
     """The source's kept elements (model.extensions), on what still holds them: the document's own stay, a
     lumped link's shapes are its group's (the index moved past the shapes before them); those of a locked
@@ -292,7 +288,7 @@ def _carried_extensions(model: Model, out: Model, members: dict[str, list[str]],
             carried.append(e)
         elif kind is None or kind == "model" or e.owner in holders.get(kind, ()):
             carried.append(e)
-            gone = [] if kind is not None else [n for n in _JOINT_NAMED.findall(e.xml) if n in model.joints and
+            gone = [] if kind is not None else [n for n in e.joints_named() if n in model.joints and
                                                 n not in out.joints]
             if gone:  # (a <transmission>, a <ros2_control>: written as they are, for a joint there is no more)
                 notes.append(f"<{e.tag}> is kept as written but names joint(s) locked by the reduction: "

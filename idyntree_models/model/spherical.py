@@ -64,8 +64,31 @@ def _meeting_point(lines, tol: float) -> np.ndarray | None:
     return x
 
 
-def fold_three_revolute_joints(model: Model, tol: float = 1e-6) -> list[str]:
-    """Replace every foldable revolute chain by a spherical joint, in place; return new joint names."""
+def _unheld(joints: tuple[Joint, Joint, Joint]) -> str:
+    """What the revolutes of a folded chain held that a spherical joint cannot: their limits (three angles'
+    ranges are no bound on a rotation) and dynamics. '' when they hold none (our own exports)."""
+    parts = []
+    for j in joints:
+        lim, dyn = j.limits, j.dynamics
+        held = []
+        if lim.has_position_limits:
+            held.append(f"range {lim.min_position:g} {lim.max_position:g}")
+        if lim.has_effort_limit:
+            held.append(f"effort {lim.effort_limit:g}")
+        if lim.has_velocity_limit:
+            held.append(f"velocity {lim.velocity_limit:g}")
+        if dyn is not None and (dyn.damping or dyn.friction):
+            held.append(f"damping {dyn.damping:g} friction {dyn.friction:g}")
+        if held:
+            parts.append(f"'{j.name}' ({', '.join(held)})")
+    return "; ".join(parts)
+
+
+def fold_three_revolute_joints(model: Model, tol: float = 1e-6, lost: list[str] | None = None) -> list[str]:
+    """Replace every foldable revolute chain by a spherical joint, in place; return new joint names.
+
+    `lost` receives, per folded chain that had any, the limits and dynamics the spherical joint cannot hold:
+    iDynTree drops them without a word, and a robot's joint limits silently gone is what the caller must say."""
     sensor_joints = {getattr(s, "parent_joint", None) for s in model.sensors.values()}
     attached = {f.parent_link for f in model.frames.values()} | {
         getattr(s, "parent_link", None) for s in model.sensors.values()
@@ -74,6 +97,7 @@ def fold_three_revolute_joints(model: Model, tol: float = 1e-6) -> list[str]:
         j.name for j in model.joints.values() if j.mimic
     }
     created: list[str] = []
+    removed: set[str] = set()  # the revolutes' names and their massless links'
     changed = True
     while changed:
         changed = False
@@ -120,16 +144,37 @@ def fold_three_revolute_joints(model: Model, tol: float = 1e-6) -> list[str]:
             if name in taken:
                 name = j1.name
             joint = Joint(name, JointType.SPHERICAL, j1.parent, j3.child, t123, center=center, limits=Limits())
+            unheld = _unheld((j1, j2, j3)) if lost is not None else ""
+            if unheld:
+                lost.append(f"spherical joint '{name}', folded from revolute joints '{j1.name}', '{j2.name}', "
+                            f"'{j3.name}', does not hold their limits and dynamics: {unheld}")
             for old in (j1, j2, j3):
                 del model.joints[old.name]
             del model.links[j1.child]
             del model.links[j2.child]
+            removed.update((j1.name, j2.name, j3.name, j1.child, j2.child))
             model.joints[name] = joint
             _merge_offset_joint(model, joint)
             created.append(name)
             changed = True
             break
+    if lost is not None and removed:
+        _name_dangling(model, removed, lost)
     return created
+
+
+def _name_dangling(model: Model, removed: set[str], lost: list[str]) -> None:
+    """The source's root elements (a <transmission>, a <gazebo reference>) are written as they are: where they
+    name a folded joint or its massless links, they name what the model no longer has."""
+    dangling = []
+    for e in model.extensions:
+        if e.owner_kind is None:
+            names = [n for n in (*e.joints_named(), *e.references()) if n in removed]
+            if names:
+                dangling.append(f"<{e.tag}> names {', '.join(repr(n) for n in dict.fromkeys(names))}")
+    if dangling:
+        lost.append(f"{len(dangling)} kept source element(s) name a joint or link the folding into spherical joints "
+                    f"removed, and are written as they are: {'; '.join(dangling)}")
 
 
 def _merge_offset_joint(model: Model, joint: Joint) -> None:
