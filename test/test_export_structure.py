@@ -427,3 +427,50 @@ def test_a_force_torque_sensor_in_its_own_frame_without_origin_is_written_as_rea
       <measure_direction>child_to_parent</measure_direction></force_torque></sensor></robot>"""
     sensor = etree.fromstring(export_model(load_model(text), "urdf").encode()).find("sensor")
     assert sensor.findtext("force_torque/frame") == "sensor" and sensor.find("origin") is None
+
+
+def test_the_pose_a_world_joint_holds_the_base_at_survives_sdf_both_ways(tmp_path: Path) -> None:
+    """Found in review: a URDF `world` link's joint with an offset went to SDF as the model's <pose> (the base at the
+    model frame), and that pose, the model's placement in its world, was dropped from SDF to URDF and MJCF: the
+    world joint came back at the identity, and the warning said the <pose> was lost where URDF's world joint holds
+    it. A fixed joint to the world holds its child where the model's pose puts it (an SDF model at 1 0 0 with its
+    base at 0 0 0.5 in it is fixed at 1 0 0.5); URDF's world joint and MJCF's welded base are written there. Read
+    back with urdf_parser_py and MuJoCo, not with our readers."""
+    mujoco = pytest.importorskip("mujoco")
+    urdf = FRAMES_URDF.replace('<origin xyz="0 0 1"/>', '<origin xyz="0.3 -0.2 1" rpy="0.1 0 0.5"/>')
+    sdf = tmp_path / "r.sdf"
+    sdf.write_text(export_model(load_model(urdf), "sdf"))
+    warnings: list[str] = []
+    back = export_model(load_model(sdf), "urdf", warnings=warnings)
+    joint = {j.name: j for j in urdf_parser.URDF.from_xml_string(back).joints}["fix_to_world"]
+    assert (joint.parent, joint.child) == ("world", "base")
+    np.testing.assert_allclose(joint.origin.xyz, [0.3, -0.2, 1], atol=1e-12)
+    np.testing.assert_allclose(joint.origin.rpy, [0.1, 0, 0.5], atol=1e-12)
+    assert not [w for w in warnings if "<pose>" in w], warnings
+
+    placed = tmp_path / "m.sdf"
+    placed.write_text(FIXED_TO_WORLD_SDF.replace('<model name="m">', '<model name="m"><pose>1 0 0 0 0 1.5707963267948966</pose>'))
+    model = load_model(placed)
+    for fmt in ("urdf", "mjcf"):
+        warnings = []
+        text = export_model(model, fmt, warnings=warnings)
+        assert not [w for w in warnings if "<pose>" in w], (fmt, warnings)
+        if fmt == "urdf":
+            anchor = {j.name: j for j in urdf_parser.URDF.from_xml_string(text).joints}["anchor"]
+            np.testing.assert_allclose(anchor.origin.xyz, [1, 0, 0.5], atol=1e-12)
+            np.testing.assert_allclose(anchor.origin.rpy, [0, 0, np.pi / 2], atol=1e-12)
+        else:
+            mj = mujoco.MjModel.from_xml_string(text)
+            data = mujoco.MjData(mj)
+            mujoco.mj_kinematics(mj, data)
+            base = mujoco.mj_name2id(mj, mujoco.mjtObj.mjOBJ_BODY, "base")
+            np.testing.assert_allclose(data.xpos[base], [1, 0, 0.5], atol=1e-12)
+            np.testing.assert_allclose(data.xmat[base].reshape(3, 3) @ [1, 0, 0], [0, 1, 0], atol=1e-12)
+    # without a joint to the world the model's pose is its placement only: not written, and said so
+    free = tmp_path / "f.sdf"
+    free.write_text(placed.read_text().replace("<parent>world</parent><child>base</child>",
+                                               "<parent>base</parent><child>tip</child>").replace(
+        '<link name="arm">', '<link name="tip"/><link name="arm">'))
+    warnings = []
+    export_model(load_model(free), "urdf", warnings=warnings)
+    assert [w for w in warnings if "<pose> in <model>" in w], warnings

@@ -22,7 +22,7 @@ from lxml import etree
 from idyntree_models import Kinematics, export_model, load_model
 from idyntree_models.errors import ModelError
 from idyntree_models.model import SensorType
-from idyntree_models.model.transforms import quat_to_matrix
+from idyntree_models.model.transforms import quat_to_matrix, rpy_xyz_to_transform
 
 from conftest import REPO, corpus_files, rel_id
 from model_compare import model_differences, random_configuration
@@ -97,19 +97,27 @@ def exported(request):
     return path, model, text, warnings
 
 
-def _placement(model) -> np.ndarray:
+def _placement(model, path: Path) -> np.ndarray:
     """Where the source put the base in the world: an MJCF or SKEL base pose, the pose an SDF fixed joint to the world
-    gives its child (read from the metadata the readers record, not from the exporter)."""
+    holds its child at: the model's own <pose> in the file (read here) times the child's pose in the model (read from
+    the metadata the readers record, not from the exporter)."""
     if "base_pose" in model.metadata:
         return np.array(model.metadata["base_pose"])
     for d in (model.metadata.get("sdf_world_joints") or {}).values():
         if d.get("child") == model.default_base_link and "joined_to_base_by" not in d:
-            return np.array(d["model_H_child"])
+            top = etree.parse(str(path)).getroot().find("model")
+            pose = top.find("pose") if top is not None else None
+            world_H_model = np.eye(4)
+            if pose is not None and (pose.text or "").strip():
+                assert pose.get("relative_to") in (None, "world") and pose.get("degrees") is None, path
+                v = [float(x) for x in pose.text.split()]
+                world_H_model = rpy_xyz_to_transform(v[3:6], v[:3])
+            return world_H_model @ np.array(d["model_H_child"])
     return np.eye(4)
 
 
 def test_mujoco_accepts_the_export_and_kinematics_equal(exported):
-    _, model, text, _ = exported
+    path, model, text, _ = exported
     m = mujoco.MjModel.from_xml_string(text)
     kin = Kinematics(model)
     rng = np.random.default_rng(3)
@@ -124,12 +132,12 @@ def test_mujoco_accepts_the_export_and_kinematics_equal(exported):
         world_H_base = bodies[base] if base != "world" else np.eye(4)
         b = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, base) if base != "world" else -1
         if b >= 0 and m.body_jntnum[b] == 0:  # welded where the source put it
-            assert _close(world_H_base, _placement(model)), (world_H_base, _placement(model))
+            assert _close(world_H_base, _placement(model, path)), (world_H_base, _placement(model, path))
         elif b >= 0:  # free, starting there (its qpos0)
             adr = m.jnt_qposadr[m.body_jntadr[b]]
             start = np.eye(4)
             start[:3, :3], start[:3, 3] = quat_to_matrix(m.qpos0[adr + 3:adr + 7]), m.qpos0[adr:adr + 3]
-            assert _close(start, _placement(model)), (start, _placement(model))
+            assert _close(start, _placement(model, path)), (start, _placement(model, path))
         base_H = {n: np.linalg.inv(world_H_base) @ t for n, t in (bodies | sites).items()}
         bad = [n for n in names if not _close(base_H[n], ours[n])]
         assert not bad, (sample, bad[:5])

@@ -16,8 +16,8 @@ from collections.abc import Callable, Collection, Iterator
 import numpy as np
 
 from ..errors import ModelError, listed
-from ..model.model import Inertia, Joint, JointType, Link, Model
-from ..model.transforms import make_transform
+from ..model.model import Extension, Inertia, Joint, JointType, Link, Model
+from ..model.transforms import make_transform, rpy_to_matrix
 from .base import Diagnostics
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
@@ -305,6 +305,31 @@ def base_world_joint(model: Model, base: str) -> str | None:
     base is joined to it by a joint of the model ("joined_to_base_by"), and is not this."""
     return next((name for name, d in (model.metadata.get("sdf_world_joints") or {}).items()
                  if d.get("child") == base and "joined_to_base_by" not in d), None)
+
+
+def held_placement(model: Model, base: str) -> tuple[np.ndarray, Extension] | None:
+    """The pose in the world of `base` (the root link) where an SDF fixed joint holds it there, and the kept model <pose> that
+    gives it: (world_H_base, that extension).
+
+    A model's pose in its world is no part of the model (kept as an SDF element), but a fixed joint to the world
+    holds its child where the model's pose puts it: URDF's world joint and MJCF's welded base hold that pose. (The
+    SDF reader keeps the pose composed with the base's pose in the model: it is world_H_base.) None where there is
+    no such joint, no such pose, or the pose places a placement frame."""
+    if base_world_joint(model, base) is None:
+        return None
+    pose = None
+    for e in model.extensions:
+        if e.format == "sdf" and e.owner_kind == "model":
+            if e.tag == "model" and e.attributes:
+                return None  # (a placement frame: the pose places that frame, not the base)
+            if e.tag == "pose":
+                pose = e
+    if pose is None:
+        return None
+    from .xmlutil import fragment  # (lxml: not imported by every exporter)
+
+    v = [float(x) for x in (fragment(pose.xml).text or "").split()]
+    return make_transform(rpy_to_matrix(v[3:6]), v[:3]), pose
 
 
 def report_world_joints(model: Model, fmt: str, diag: Diagnostics, written: Collection[str], why: str = "") -> None:

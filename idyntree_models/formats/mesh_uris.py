@@ -212,6 +212,8 @@ def _rebased_extensions(model: Model, rewriter: _Rewriter) -> dict[int, str]:
 # Kept elements another format's exporter translates instead of losing: (source format, tag, owner kind).
 # The SDF writer turns a URDF's top-level <gazebo> blocks into SDF, as libsdformat's URDF reader does.
 TRANSLATED: dict[str, set[tuple[str, str, str | None]]] = {"sdf": {("urdf", "gazebo", None)}}
+# the formats that write an SDF model's pose in its world where a fixed joint holds the base there (held_placement)
+HOLD_PLACEMENT = frozenset(("urdf", "mjcf"))
 
 
 def report_lost_extensions(model: Model, fmt: str, diag: Diagnostics) -> None:
@@ -222,11 +224,18 @@ def report_lost_extensions(model: Model, fmt: str, diag: Diagnostics) -> None:
     `<material>` table is not counted, its colours being on the shapes that use them, unless a material
     has more than its name, colour and texture.
     """
+    held = None
+    if fmt in HOLD_PLACEMENT and model.metadata.get("sdf_world_joints"):  # (a world joint's pose: written there)
+        from ..model.topology import tree_order
+        from .common import held_placement
+
+        placed = held_placement(model, model.default_base_link or tree_order(model).root)
+        held = placed[1] if placed is not None else None
     lost = Counter(
         (e.format, _lost_name(e))
         for e in model.extensions
         if e.format != fmt and not (e.tag == "material" and e.owner_kind is None and _plain_material(e))
-        and (e.format, e.tag, e.owner_kind) not in TRANSLATED.get(fmt, ())
+        and (e.format, e.tag, e.owner_kind) not in TRANSLATED.get(fmt, ()) and e is not held
     )
     if not lost:
         return

@@ -83,6 +83,7 @@ from .common import (
     format_numbers,
     free_chain,
     free_chains_said,
+    held_placement,
     intact_free_chains,
     moved_base_pose,
     report_materials,
@@ -167,7 +168,8 @@ class _Exporter:
         pose = model.metadata.get("base_pose")
         fixed = base_world_joint(model, root)
         if pose is None and fixed is not None:
-            pose = model.metadata["sdf_world_joints"][fixed]["model_H_child"]
+            held = held_placement(model, root)
+            pose = held[0] if held is not None else model.metadata["sdf_world_joints"][fixed]["model_H_child"]
         top = root_frame(model, root) if pose is None else None
         if top == "world":
             pose = inverse(model.frames[top].link_H_frame)

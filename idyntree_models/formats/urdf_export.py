@@ -46,7 +46,7 @@ from ..model.spherical import unfold_spherical_joints
 from ..model.topology import frame_edge, root_frame, tree_order
 from ..model.transforms import inverse, matrix_to_rpy, rpy_xyz_to_transform, translation, vector_norm
 from .base import Diagnostics, ExportOptions
-from .common import MAX_DISTANCE, base_world_joint, format_number, format_number_list, format_numbers
+from .common import MAX_DISTANCE, base_world_joint, format_number, format_number_list, format_numbers, held_placement
 from .xmlutil import attribute_prefixes
 
 # poses closer than this are "the same" when deciding that a frame is a sensor's own frame
@@ -381,8 +381,8 @@ def _world_joint_as_link(model: Model, diag: Diagnostics) -> Model:
     "sdf_world_joints"), written as URDF says it: a `world` link and that joint (read back as the
     frame `world` above the base, which the SDF writer turns into the world joint again).
 
-    The child's pose in the SDF model frame is the joint's origin: the model's own <pose> in a world is
-    not the model's (it is kept, and its loss named, as an SDF element)."""
+    The child's pose in the world is the joint's origin: the model's own <pose> in its world, which places it
+    there (common.held_placement; without it, its pose in the SDF model frame)."""
     joints = model.metadata.get("sdf_world_joints") or {}
     if not joints:
         return model
@@ -397,7 +397,8 @@ def _world_joint_as_link(model: Model, diag: Diagnostics) -> Model:
     if written is None:
         return model
     model = model.copy()
-    world_H_base = np.array(joints[written]["model_H_child"], dtype=float)
+    held = held_placement(model, base)
+    world_H_base = held[0] if held is not None else np.array(joints[written]["model_H_child"], dtype=float)
     model.frames = {WORLD: Frame(WORLD, base, inverse(world_H_base)), **model.frames}
     model.metadata["frame_joints"] = {WORLD: FrameJoint(written, frame_is_parent=True),
                                       **(model.metadata.get("frame_joints") or {})}
