@@ -474,3 +474,29 @@ def test_the_pose_a_world_joint_holds_the_base_at_survives_sdf_both_ways(tmp_pat
     warnings = []
     export_model(load_model(free), "urdf", warnings=warnings)
     assert [w for w in warnings if "<pose> in <model>" in w], warnings
+
+
+def test_an_sdf_world_joint_and_a_urdf_world_link_come_back_through_mjcf(tmp_path: Path) -> None:
+    """Found in review: an SDF model fixed to the world by 'anchor' went to MJCF as a welded base (right) and came
+    back to URDF free, without a 'world' link or the joint's name, and without a word; a URDF `world` link's offset
+    came back through MJCF, but a warning said the base's pose was not written. Read with urdf_parser_py and
+    MuJoCo."""
+    mujoco = pytest.importorskip("mujoco")
+    sdf = tmp_path / "m.sdf"
+    sdf.write_text(FIXED_TO_WORLD_SDF)
+    mjcf = export_model(load_model(sdf), "mjcf")
+    mj = mujoco.MjModel.from_xml_string(mjcf)
+    assert mj.body_jntnum[mujoco.mj_name2id(mj, mujoco.mjtObj.mjOBJ_BODY, "base")] == 0  # (welded)
+    warnings: list[str] = []
+    urdf = export_model(load_model(mjcf, format="mjcf"), "urdf", warnings=warnings)
+    assert _fixed_joints(urdf) == {"anchor": ("world", "base", [0.0, 0.0, 0.5])}, urdf
+    assert not [w for w in warnings if "anchor" in w or "pose of the base" in w], warnings
+
+    urdf_in = FRAMES_URDF.replace('<origin xyz="0 0 1"/>', '<origin xyz="0.3 -0.2 1" rpy="0 0 0.5"/>')
+    warnings = []
+    back = export_model(load_model(export_model(load_model(urdf_in), "mjcf"), format="mjcf"), "urdf",
+                        warnings=warnings)
+    joint = {j.name: j for j in urdf_parser.URDF.from_xml_string(back).joints}["fix_to_world"]
+    np.testing.assert_allclose(joint.origin.xyz, [0.3, -0.2, 1], atol=1e-12)
+    np.testing.assert_allclose(joint.origin.rpy, [0, 0, 0.5], atol=1e-12)
+    assert not [w for w in warnings if "pose of the base" in w], warnings

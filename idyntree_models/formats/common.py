@@ -284,9 +284,24 @@ def report_source_structure(model: Model, fmt: str, diag: Diagnostics) -> None:
                   "the model written moves")
     p = moved_base_pose(model)
     base = model.default_base_link
-    if p is not None and fmt != "mjcf":
+    if p is not None and fmt != "mjcf" and not _base_pose_held(model, base, p, fmt):
         diag.warn(f"the pose of the base '{base}' in the world (at {format_numbers(p[:3, 3], 'the base pose')}) is not "
                   f"written: the {fmt} written has its base at the origin")
+
+
+def _base_pose_held(model: Model, base: str | None, world_H_base: np.ndarray, fmt: str) -> bool:
+    """Whether `fmt` writes the base's pose in the world another way: a frame 'world' on the base at that pose (a
+    URDF `world` link, which every format writes), or, in URDF, an SDF fixed joint from the world to the base there
+    (both come back from our MJCF export's extras, beside the body's pos)."""
+    world = model.frames.get("world")
+    if world is not None and world.parent_link == base:
+        with np.errstate(all="ignore"):
+            return bool(np.allclose(world.link_H_frame @ world_H_base, np.eye(4), rtol=0.0, atol=1e-9))
+    joint = base_world_joint(model, base) if base is not None and fmt == "urdf" else None
+    if joint is None:
+        return False
+    return bool(np.allclose(np.array(model.metadata["sdf_world_joints"][joint]["model_H_child"]), world_H_base,
+                            rtol=0.0, atol=1e-12))
 
 
 def moved_base_pose(model: Model) -> np.ndarray | None:

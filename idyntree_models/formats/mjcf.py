@@ -183,6 +183,8 @@ class _Exporter:
                 self.base_free_joint = f"{root}_free_joint"
         report_world_joints(model, "MJCF", diag, written=(fixed,) if self.base_free_joint is None else (),
                             why="the base has a free joint (mjcf_free_joint)" if fixed is not None else "")
+        if fixed is not None and self.base_free_joint is None and root != "world":
+            self.extras["world_joint"] = fixed  # (the welded base's joint: its name, and that it is one, come back)
         self.meshes: dict[tuple[str, tuple[float, ...]], str] = {}
         self.missing_meshes: list[str] = []
         self.unsized: list[str] = []  # primitive shapes with a size MuJoCo refuses (not positive): left out
@@ -993,6 +995,12 @@ class _Importer:
             if np.any(pose != np.eye(4)):
                 self.model.metadata["base_pose"] = pose.tolist()
             self._body(body, None, np.eye(4), cc)
+            joint = self.extras.get("world_joint")
+            if joint is not None and "mjcf_free_joint" not in self.model.metadata and joint not in self.model.joints:
+                # (our export welded the base for an SDF fixed joint to the world: that joint again, under its name)
+                self.model.metadata["fixed_base"] = True
+                self.model.metadata["sdf_world_joints"] = {joint: {"child": next(iter(self.model.links)),
+                                                                   "type": "fixed", "model_H_child": pose.tolist()}}
         self._sensors()
         self._equalities()
         self._apply_extras()
@@ -1661,6 +1669,7 @@ _EXTRAS = {
     "other_sensors": _table(_fields(site=_text, subtype=lambda v: v is None or _text(v),
                                     properties=lambda v: v is None or isinstance(v, dict))),
     "frame_joints": _table(lambda v: isinstance(v, list) and len(v) == 2 and _text(v[0]) and isinstance(v[1], bool)),
+    "world_joint": _text,
 }
 
 
