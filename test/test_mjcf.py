@@ -1378,6 +1378,8 @@ def test_a_size_given_over_a_class_s_keeps_the_class_s_other_numbers():
     ("1_0", 'group="1_0" is not an integer', "bad format"),  # (Python's int() reads it as 10)
     ("2147483648", "beyond a 32-bit integer", "too large"),
     ("\uff11", "is not an integer", "bad format"),  # (a full-width digit, which int() reads)
+    ("1" + "0" * 4399, "beyond a 32-bit integer", "too large"),  # (int() refuses 4,300+ digits: an internal error)
+    ("0" * 10 + "2147483648", "beyond a 32-bit integer", "too large"),
 ])
 def test_an_integer_is_read_as_mujoco_reads_one(value, message, theirs):
     """Found by differential fuzzing against MuJoCo (seed 20261215): integers were read by Python's int(), which takes
@@ -1426,3 +1428,18 @@ def test_a_joint_s_range_is_read_relative_to_its_ref_as_mujoco_places_the_body(c
                 t[:3, :3], t[:3, 3] = d.xmat[b].reshape(3, 3), d.xpos[b]
             for body in ("b1", "b2"):  # (relative to the base, which the model places at its origin)
                 assert _close(mine[body], np.linalg.inv(world_H["b0"]) @ world_H[body]), (name, theirs, ours, body)
+
+
+@pytest.mark.parametrize("value, read", [("0" * 4400 + "3", 3), ("-" + "0" * 30 + "2", -2), (" +07 ", 7)])
+def test_an_integer_s_leading_zeros_are_no_size(value, read):
+    """Found by fuzzing (fuzz_report, seed 20261505): 4,400 digits in a default class's `group` made Python's int()
+    raise (its digit limit), reported as an internal error; MuJoCo reads leading zeros as nothing."""
+    text = f'<mujoco><worldbody><body><geom size="1" group="{value}"/></body></worldbody></mujoco>'
+    m = mujoco.MjModel.from_xml_string(text)
+    assert m.geom_group[0] == read
+    load_model(text, format="mjcf")
+    text = f'<mujoco><compiler inertiagrouprange="0 {value}"/><worldbody><body><geom size="1"/></body></worldbody></mujoco>'
+    mujoco.MjModel.from_xml_string(text)
+    load_model(text, format="mjcf")
+    both_refuse('<mujoco><compiler inertiagrouprange="0 1' + "0" * 4400 + '"/><worldbody><body><geom size="1"/></body>'
+                "</worldbody></mujoco>", "beyond a 32-bit integer", 1, "too large")

@@ -1775,7 +1775,11 @@ def _group_range(r: XmlReader, root: etree._Element, comp: dict) -> tuple[int, i
     parts = raw.split()
     if len(parts) != 2 or not all(_INTEGER.fullmatch(p) for p in parts):
         raise r.error(holder, f"inertiagrouprange=\"{raw}\" is not two integers (MuJoCo refuses it)")
-    return int(parts[0]), int(parts[1])
+    lo, hi = _int32(parts[0]), _int32(parts[1])
+    if lo is None or hi is None:
+        raise r.error(holder, f"inertiagrouprange=\"{raw}\" is beyond a 32-bit integer (MuJoCo refuses it: 'number is "
+                              "too large')")
+    return lo, hi
 
 
 def _integer(r: XmlReader, el: etree._Element, a: dict, key: str, default: int) -> int:
@@ -1786,10 +1790,21 @@ def _integer(r: XmlReader, el: etree._Element, a: dict, key: str, default: int) 
         return default
     if not _INTEGER.fullmatch(raw):
         raise r.error(el, f"{key}=\"{raw}\" is not an integer (MuJoCo refuses it)")
-    value = int(raw)
-    if not -2**31 <= value < 2**31:
+    value = _int32(raw)
+    if value is None:
         raise r.error(el, f"{key}=\"{raw}\" is beyond a 32-bit integer (MuJoCo refuses it: 'number is too large')")
     return value
+
+
+def _int32(raw: str) -> int | None:
+    """The value of an _INTEGER text, None beyond 32 bits. Leading zeros are no size (MuJoCo reads 4,400 digits
+    '000...01' as 1, where Python's int() refuses more than 4,300 digits: an internal error, found by fuzzing)."""
+    text = raw.strip()
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > 10:
+        return None
+    value = int(digits or "0") * (-1 if text.startswith("-") else 1)
+    return value if -2**31 <= value < 2**31 else None
 
 
 _INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*")
