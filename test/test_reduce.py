@@ -148,8 +148,13 @@ def test_ft_sensor_joints_are_kept_unless_asked_to_drop_them():
     assert set(dropped.sensors) == set(ref.sensors) == set()
     assert set(dropped.links) == set(ref.links)
     assert len([w for w in warnings if "dropped" in w]) == len(FT_JOINTS)
-    # (and what the file wrote on those joints is named: their <dynamics>)
+    # (and what the file wrote on those joints is named: their <dynamics>; and the <gazebo> blocks about them, kept
+    # as written, counted in the file here)
+    about = [g for g in etree.parse(str(path)).getroot().iter("gazebo") if g.get("reference") in FT_JOINTS]
+    assert len(about) == 2 * len(FT_JOINTS)
     assert [w for w in warnings if "dropped" not in w] == [
+        w for w in warnings if w.startswith(f"{len(about)} kept source element(s) are written as they are but name "
+                                            "joint(s) locked")] + [
         w for w in warnings if w.startswith(f"{len(FT_JOINTS)} kept source element(s) belong to a joint locked")]
 
 
@@ -317,10 +322,12 @@ def test_what_the_source_holds_beyond_the_model_goes_with_what_holds_it():
   <joint name="tool_joint" type="fixed"><parent link="a"/><child link="tool"/></joint>
   <transmission name="t2"><joint name="j2"/></transmission>
   <gazebo reference="b"><mu1>0.5</mu1></gazebo>
+  <gazebo><plugin name="p" filename="libp.so"><joint_name> j2 </joint_name><joint_name>j1</joint_name></plugin></gazebo>
 </robot>"""
     warnings: list[str] = []
     reduced = reduce(load_model(text, "urdf"), ["j1"], warnings=warnings)
-    assert warnings == ["<transmission> is kept as written but names joint(s) locked by the reduction: j2",
+    assert warnings == ["2 kept source element(s) are written as they are but name joint(s) locked or link(s) lumped "
+                        "by the reduction: <transmission> (j2), <gazebo> (j2)",
                         "1 kept source element(s) belong to a joint locked or a link lumped by the reduction and are "
                         "not in the reduced model: <calibration> of joint 'j2'"]
     out = etree.fromstring(export_model(reduced, "urdf").encode())

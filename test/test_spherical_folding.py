@@ -161,7 +161,9 @@ def test_what_a_spherical_joint_cannot_hold_of_the_folded_chain_is_named():
         '<axis xyz="0 0 1"/></joint>', '<axis xyz="0 0 1"/><dynamics damping="0.25"/></joint>', 1).replace(
         "</robot>", '<transmission name="t"><type>transmission_interface/SimpleTransmission</type>'
         '<joint name="shoulder_y"><hardwareInterface>x</hardwareInterface></joint><actuator name="m"/></transmission>'
-        '<gazebo reference="fake2"><gravity>false</gravity></gazebo><gazebo reference="j4"/></robot>')
+        '<gazebo reference="fake2"><gravity>false</gravity></gazebo><gazebo reference="j4"/><gazebo><plugin '
+        'name="p" filename="p.so"><joint_name>shoulder_z</joint_name><joint_name>j4</joint_name></plugin></gazebo>'
+        '</robot>')
     warnings: list[str] = []
     model = load_model(text, format="urdf", convert_three_revolute_joints_to_spherical=True, warnings=warnings)
     assert model.joints["shoulder"].type is JointType.SPHERICAL
@@ -177,8 +179,35 @@ def test_what_a_spherical_joint_cannot_hold_of_the_folded_chain_is_named():
             if dyn is not None:
                 assert f"'{j.name}' (damping {dyn.damping:g}" in folded[0], folded[0]
     dangling = [w for w in warnings if "the folding into spherical joints removed" in w]
-    assert len(dangling) == 1 and "<transmission> names 'shoulder_y'" in dangling[0] \
-        and "<gazebo> names 'fake2'" in dangling[0] and "'j4'" not in dangling[0], warnings
+    assert len(dangling) == 1 and "3 kept" in dangling[0] and "<transmission> names 'shoulder_y'" in dangling[0] \
+        and "<gazebo> names 'fake2'" in dangling[0] and "<gazebo> names 'shoulder_z'" in dangling[0] \
+        and "'j4'" not in dangling[0], warnings
     quiet: list[str] = []
     load_model(AT_ORIGIN, convert_three_revolute_joints_to_spherical=True, warnings=quiet)
     assert not [w for w in quiet if "fold" in w], quiet
+
+
+def test_an_sdf_plugin_naming_a_folded_joint_is_named(tmp_path):
+    """Found in review: a model's <plugin> (a joint position controller's <joint_name>) naming a joint the folding
+    removed was written back without a word. The file is one libsdformat reads (checked with `ign sdf -k`)."""
+    import shutil
+    import subprocess
+
+    zero = "<inertial><mass>0</mass><inertia><ixx>0</ixx><iyy>0</iyy><izz>0</izz></inertia></inertial>"
+    text = f"""<sdf version="1.9"><model name="m">
+ <link name="base"><inertial><mass>1</mass></inertial></link><link name="f1">{zero}</link><link name="f2">{zero}</link>
+ <link name="arm"><inertial><mass>1</mass></inertial></link>
+ <joint name="s_x" type="revolute"><parent>base</parent><child>f1</child><axis><xyz>1 0 0</xyz></axis></joint>
+ <joint name="s_y" type="revolute"><parent>f1</parent><child>f2</child><axis><xyz>0 1 0</xyz></axis></joint>
+ <joint name="s_z" type="revolute"><parent>f2</parent><child>arm</child><axis><xyz>0 0 1</xyz></axis></joint>
+ <plugin filename="jpc" name="JointPositionController"><joint_name>s_y</joint_name></plugin>
+</model></sdf>"""
+    path = tmp_path / "m.sdf"
+    path.write_text(text)
+    if shutil.which("ign"):
+        done = subprocess.run(["ign", "sdf", "-k", str(path)], capture_output=True, text=True, timeout=120)
+        assert "Valid" in done.stdout, done.stdout + done.stderr
+    warnings: list[str] = []
+    model = load_model(path, convert_three_revolute_joints_to_spherical=True, warnings=warnings)
+    assert model.joints["s"].type is JointType.SPHERICAL
+    assert [w for w in warnings if "<plugin> names 's_y'" in w], warnings

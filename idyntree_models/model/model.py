@@ -7,15 +7,16 @@ removed links, the robot name).  It holds no I/O and no ROS.
 
 from __future__ import annotations
 
-import functools
 import math
-import re
+from collections.abc import Collection
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum
+from html import unescape
 from typing import Any, TypeVar
 
 import numpy as np
 
+from .._lazy import LazyPattern
 from .._record import Record, record
 from .transforms import IDENTITY
 
@@ -374,29 +375,16 @@ class Extension(Record):
     path: tuple[str, ...] = ()  # the element inside the owner that holds it (see above)
     attributes: bool = False  # `xml` holds attributes of the element at `path` (see above)
 
-    def joints_named(self) -> list[str]:
-        """The joints a root element names as `<joint name=...>` (a <transmission>'s, a <ros2_control>'s): kept
-        as written, they name joints a change of the model (a reduction, a folding) may have removed."""
-        return _LAZY.joint_named.findall(self.xml)
-
-    def references(self) -> list[str]:
-        """The link or joint a `<gazebo reference=...>` is about."""
-        return _LAZY.reference.findall(self.xml[: self.xml.find(">") + 1])
+    def mentions(self, names: Collection[str]) -> list[str]:
+        """Those of `names` that the element gives as an attribute's value or an element's text: a <transmission>'s
+        `<joint name=>`, a `<gazebo reference=>`, a plugin's `<joint_name>`. Kept as written, they name joints and
+        links that a change of the model (a reduction, a folding) may have removed."""
+        found = {unescape(v).strip() for groups in _VALUES.findall(self.xml) for v in groups if v}
+        return [n for n in dict.fromkeys(names) if n in found]
 
 
-class _Patterns:
-    """The patterns of Extension's lookups, compiled on first use (a load that never asks pays nothing)."""
-
-    @functools.cached_property
-    def joint_named(self) -> re.Pattern[str]:
-        return re.compile(r"""<joint\b[^>]*?\bname\s*=\s*["']([^"']*)["']""")
-
-    @functools.cached_property
-    def reference(self) -> re.Pattern[str]:
-        return re.compile(r"""\sreference\s*=\s*["']([^"']*)["']""")
-
-
-_LAZY = _Patterns()
+# an attribute's value ("..." or '...') or an element's text, in a kept element's XML text
+_VALUES = LazyPattern(r"""=\s*"([^"]*)"|=\s*'([^']*)'|>([^<]+)<""")
 
 
 @dataclass(frozen=True)

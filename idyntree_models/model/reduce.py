@@ -278,6 +278,10 @@ def _carried_extensions(model: Model, out: Model, members: dict[str, list[str]],
                "visual": out.frames, "collision": out.frames}
     carried: list = []
     lost: list[str] = []
+    dangling: list[str] = []
+    # what the kept elements of the document may name that the reduced model has no more
+    removed = [n for n in model.joints if n not in out.joints] + [
+        n for n in model.links if n not in out.links and n not in out.frames]
     for e in model.extensions:
         kind = e.owner_kind
         if kind in ("visual", "collision") and (e.owner, kind) in shapes:
@@ -288,13 +292,14 @@ def _carried_extensions(model: Model, out: Model, members: dict[str, list[str]],
             carried.append(e)
         elif kind is None or kind == "model" or e.owner in holders.get(kind, ()):
             carried.append(e)
-            gone = [] if kind is not None else [n for n in e.joints_named() if n in model.joints and
-                                                n not in out.joints]
-            if gone:  # (a <transmission>, a <ros2_control>: written as they are, for a joint there is no more)
-                notes.append(f"<{e.tag}> is kept as written but names joint(s) locked by the reduction: "
-                             f"{', '.join(dict.fromkeys(gone))}")
+            gone = e.mentions(removed) if kind in (None, "model") else []
+            if gone:  # (a <transmission>, a <ros2_control>, a plugin: written as they are, for a joint there is no more)
+                dangling.append(f"<{e.tag}> ({', '.join(gone)})")
         else:
             lost.append(f"<{e.tag}> of {kind} '{e.owner}'")
+    if dangling:
+        notes.append(f"{len(dangling)} kept source element(s) are written as they are but name joint(s) locked or "
+                     f"link(s) lumped by the reduction: {listed(dangling, 5)}")
     if lost:
         notes.append(f"{len(lost)} kept source element(s) belong to a joint locked or a link lumped by the "
                      f"reduction and are not in the reduced model: {listed(lost, 5)}")

@@ -164,14 +164,14 @@ def fold_three_revolute_joints(model: Model, tol: float = 1e-6, lost: list[str] 
 
 
 def _name_dangling(model: Model, removed: set[str], lost: list[str]) -> None:
-    """The source's root elements (a <transmission>, a <gazebo reference>) are written as they are: where they
-    name a folded joint or its massless links, they name what the model no longer has."""
+    """The source's own elements (a <transmission>, a <gazebo reference>, a plugin's <joint_name>) are written as
+    they are: where they name a folded joint or its massless links, they name what the model no longer has."""
     dangling = []
     for e in model.extensions:
-        if e.owner_kind is None:
-            names = [n for n in (*e.joints_named(), *e.references()) if n in removed]
+        if e.owner_kind in (None, "model"):  # (the document's own elements: a URDF's root, an SDF model's plugins)
+            names = e.mentions(sorted(removed))
             if names:
-                dangling.append(f"<{e.tag}> names {', '.join(repr(n) for n in dict.fromkeys(names))}")
+                dangling.append(f"<{e.tag}> names {', '.join(repr(n) for n in names)}")
     if dangling:
         lost.append(f"{len(dangling)} kept source element(s) name a joint or link the folding into spherical joints "
                     f"removed, and are written as they are: {'; '.join(dangling)}")
