@@ -500,3 +500,65 @@ def test_an_sdf_world_joint_and_a_urdf_world_link_come_back_through_mjcf(tmp_pat
     np.testing.assert_allclose(joint.origin.xyz, [0.3, -0.2, 1], atol=1e-12)
     np.testing.assert_allclose(joint.origin.rpy, [0, 0, 0.5], atol=1e-12)
     assert not [w for w in warnings if "pose of the base" in w], warnings
+
+
+@pytest.mark.parametrize("model_attributes, nested, expected_xyz", [
+    ('placement_frame="arm"', False, [1.0, -0.2, 0.0]),  # the pose places arm (0.2 0 0 from base): base 0.2 behind
+    ('xmlns:ex="http://example.com/ex" ex:tag="1"', False, [1.0, 0.0, 0.5]),  # another attribute is no placement
+    ('xmlns:ex="http://example.com/ex"', True, [-1.0, 0.0, 0.5]),  # in a nested model with an attribute of its own
+])
+def test_the_world_joint_s_pose_with_a_placement_frame_or_other_model_attributes(
+        model_attributes: str, nested: bool, expected_xyz: list[float], tmp_path: Path) -> None:
+    """From this stop's review: any kept attribute of a <model> (a namespaced one, a nested model's) was taken for a
+    placement frame, and a placement frame itself was not applied: the world joint was written at the base's pose in
+    the model, with the pose named as lost. A model at 1 0 0 turned a quarter about z: with placement_frame="arm" it
+    is arm that is there (arm is 0.2 along x from the base, so the base is 0.2 along -y in the world); nested at
+    0 2 0, the base is at -1 0 0.5. Checked in URDF (urdf_parser_py, and libsdformat reading it back) and through
+    SDF again."""
+    inner = (f'<link name="base"><pose>0 0 0.5 0 0 0</pose>{INERTIAL}</link><link name="arm"><pose>0.2 0 0.5 0 0 0</pose>{INERTIAL}'
+             '</link><joint name="anchor" type="fixed"><parent>world</parent><child>base</child></joint>'
+             '<joint name="j" type="revolute"><parent>base</parent><child>arm</child><axis><xyz>0 0 1</xyz></axis>'
+             '</joint>')
+    body = f'<model name="inner" ex:tag="1"><pose>0 2 0 0 0 0</pose>{inner}</model>' if nested else inner
+    text = (f'<sdf version="1.9"><model name="m" {model_attributes}><pose>1 0 0 0 0 1.5707963267948966</pose>{body}'
+            '</model></sdf>')
+    path = tmp_path / "m.sdf"
+    path.write_text(text)
+    anchor = "inner::anchor" if nested else "anchor"
+    for source in (path, None):
+        if source is None:  # (and through our SDF export)
+            source = tmp_path / "again.sdf"
+            source.write_text(export_model(load_model(path), "sdf"))
+        warnings: list[str] = []
+        urdf = export_model(load_model(source), "urdf", warnings=warnings)
+        joint = {j.name: j for j in urdf_parser.URDF.from_xml_string(urdf).joints}[anchor]
+        np.testing.assert_allclose(joint.origin.xyz, expected_xyz, atol=1e-12)
+        np.testing.assert_allclose(joint.origin.rpy, [0, 0, np.pi / 2], atol=1e-12)
+        assert not [w for w in warnings if "<pose>" in w or "placement_frame" in w], warnings
+    if nested:
+        return  # (libsdformat's URDF conversion keeps the flattened name 'inner::anchor', which SDF 1.8+ refuses)
+    out = tmp_path / "m.urdf"
+    out.write_text(urdf)
+    done = subprocess.run([_ign(), "sdf", "-p", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    joints = load_model(done.stdout, format="sdf").metadata["sdf_world_joints"]
+    np.testing.assert_allclose(np.array(joints[anchor]["model_H_child"])[:3, 3], expected_xyz, atol=1e-12)
+
+
+def test_a_welded_base_with_its_world_joint_comes_back_from_mjcf_to_sdf_where_it_was(tmp_path: Path) -> None:
+    """From this stop's review: an SDF model fixed to the world at 1 0 0.5, through MJCF (its world joint in the
+    extras) and back to SDF, was written fixed at the origin, with the base's pose said to be lost. The model's pose
+    holds it now; read back by libsdformat's `ign sdf -k` and by URDF (urdf_parser_py)."""
+    placed = tmp_path / "m.sdf"
+    placed.write_text(FIXED_TO_WORLD_SDF.replace('<model name="m">', '<model name="m"><pose>1 0 0 0 0 1.5707963267948966</pose>'))
+    mjcf = export_model(load_model(placed), "mjcf")
+    warnings: list[str] = []
+    sdf = tmp_path / "again.sdf"
+    sdf.write_text(export_model(load_model(mjcf, format="mjcf"), "sdf", warnings=warnings))
+    assert not [w for w in warnings if "pose of the base" in w], warnings
+    done = subprocess.run([_ign(), "sdf", "-k", str(sdf)], capture_output=True, text=True, timeout=120)
+    assert "Valid" in done.stdout, done.stdout + done.stderr
+    pose = etree.parse(str(sdf)).getroot().find("model/pose")
+    np.testing.assert_allclose([float(x) for x in pose.text.split()], [1, 0, 0.5, 0, 0, np.pi / 2], atol=1e-12)
+    anchor = {j.name: j for j in urdf_parser.URDF.from_xml_string(export_model(load_model(sdf), "urdf")).joints}["anchor"]
+    np.testing.assert_allclose(anchor.origin.xyz, [1, 0, 0.5], atol=1e-12)

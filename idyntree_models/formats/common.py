@@ -284,21 +284,23 @@ def report_source_structure(model: Model, fmt: str, diag: Diagnostics) -> None:
                   "the model written moves")
     p = moved_base_pose(model)
     base = model.default_base_link
-    if p is not None and fmt != "mjcf" and not _base_pose_held(model, base, p, fmt):
+    if p is not None and fmt != "mjcf" and not base_pose_held(model, base, p, fmt):
         diag.warn(f"the pose of the base '{base}' in the world (at {format_numbers(p[:3, 3], 'the base pose')}) is not "
                   f"written: the {fmt} written has its base at the origin")
 
 
-def _base_pose_held(model: Model, base: str | None, world_H_base: np.ndarray, fmt: str) -> bool:
+def base_pose_held(model: Model, base: str | None, world_H_base: np.ndarray, fmt: str) -> bool:
     """Whether `fmt` writes the base's pose in the world another way: a frame 'world' on the base at that pose (a
-    URDF `world` link, which every format writes), or, in URDF, an SDF fixed joint from the world to the base there
-    (both come back from our MJCF export's extras, beside the body's pos)."""
+    URDF `world` link, which every format writes), or an SDF fixed joint from the world to the base there, which
+    URDF writes as its world joint and SDF (without a kept model <pose>) as the model's pose (both come back from
+    our MJCF export's extras, beside the body's pos)."""
     world = model.frames.get("world")
     if world is not None and world.parent_link == base:
         with np.errstate(all="ignore"):
             return bool(np.allclose(world.link_H_frame @ world_H_base, np.eye(4), rtol=0.0, atol=1e-9))
-    joint = base_world_joint(model, base) if base is not None and fmt == "urdf" else None
-    if joint is None:
+    joint = base_world_joint(model, base) if base is not None and fmt in ("urdf", "sdf") else None
+    if joint is None or (fmt == "sdf" and any(e.format == "sdf" and e.owner_kind == "model" and e.owner is None
+                                              and e.tag == "pose" for e in model.extensions)):
         return False
     return bool(np.allclose(np.array(model.metadata["sdf_world_joints"][joint]["model_H_child"]), world_H_base,
                             rtol=0.0, atol=1e-12))
@@ -322,29 +324,39 @@ def base_world_joint(model: Model, base: str) -> str | None:
                  if d.get("child") == base and "joined_to_base_by" not in d), None)
 
 
-def held_placement(model: Model, base: str) -> tuple[np.ndarray, Extension] | None:
-    """The pose in the world of `base` (the root link) where an SDF fixed joint holds it there, and the kept model <pose> that
-    gives it: (world_H_base, that extension).
+def held_placement(model: Model, base: str) -> tuple[np.ndarray, tuple[Extension, ...]] | None:
+    """The pose in the world of `base` (the root link) where an SDF fixed joint holds it there, and the kept model
+    <pose> (and placement frame) that give it: (world_H_base, those extensions).
 
     A model's pose in its world is no part of the model (kept as an SDF element), but a fixed joint to the world
-    holds its child where the model's pose puts it: URDF's world joint and MJCF's welded base hold that pose. (The
-    SDF reader keeps the pose composed with the base's pose in the model: it is world_H_base.) None where there is
-    no such joint, no such pose, or the pose places a placement frame."""
+    holds its child where the model's pose puts it: URDF's world joint and MJCF's welded base hold that pose. The
+    SDF reader keeps the pose composed with the base's pose in the model (world_H_base), or, with a placement frame
+    (kept beside it), the pose of that frame (world_H_frame). None where there is no such joint or pose, or the
+    placement frame is none of the model's links and frames."""
     if base_world_joint(model, base) is None:
         return None
-    pose = None
+    pose = placement = None
     for e in model.extensions:
-        if e.format == "sdf" and e.owner_kind == "model":
-            if e.tag == "model" and e.attributes:
-                return None  # (a placement frame: the pose places that frame, not the base)
+        if e.format == "sdf" and e.owner_kind == "model" and e.owner is None:
             if e.tag == "pose":
                 pose = e
+            elif e.tag == "model" and e.attributes and "placement_frame" in e.xml:
+                placement = e
     if pose is None:
         return None
     from .xmlutil import fragment  # (lxml: not imported by every exporter)
 
     v = [float(x) for x in (fragment(pose.xml).text or "").split()]
-    return make_transform(rpy_to_matrix(v[3:6]), v[:3]), pose
+    world_H = make_transform(rpy_to_matrix(v[3:6]), v[:3])
+    if placement is not None:
+        frame = (fragment(placement.xml).get("placement_frame") or "").strip()
+        if frame not in model.links and frame not in model.frames:
+            return None
+        from ..model.kinematics import Kinematics
+
+        world_H = world_H @ np.linalg.inv(Kinematics(model).world_transforms({})[frame])  # (base_H_frame at rest)
+        return world_H, (pose, placement)
+    return world_H, (pose,)
 
 
 def report_world_joints(model: Model, fmt: str, diag: Diagnostics, written: Collection[str], why: str = "") -> None:

@@ -224,18 +224,18 @@ def report_lost_extensions(model: Model, fmt: str, diag: Diagnostics) -> None:
     `<material>` table is not counted, its colours being on the shapes that use them, unless a material
     has more than its name, colour and texture.
     """
-    held = None
+    held: tuple = ()
     if fmt in HOLD_PLACEMENT and model.metadata.get("sdf_world_joints"):  # (a world joint's pose: written there)
         from ..model.topology import tree_order
         from .common import held_placement
 
         placed = held_placement(model, model.default_base_link or tree_order(model).root)
-        held = placed[1] if placed is not None else None
+        held = placed[1] if placed is not None else ()
     lost = Counter(
         (e.format, _lost_name(e))
         for e in model.extensions
         if e.format != fmt and not (e.tag == "material" and e.owner_kind is None and _plain_material(e))
-        and (e.format, e.tag, e.owner_kind) not in TRANSLATED.get(fmt, ()) and e is not held
+        and (e.format, e.tag, e.owner_kind) not in TRANSLATED.get(fmt, ()) and not any(e is h for h in held)
     )
     if not lost:
         return

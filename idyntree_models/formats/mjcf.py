@@ -1186,7 +1186,7 @@ class _Importer:
                 moved = (f"; its range is moved by it, to {limits.min_position:g} {limits.max_position:g} "
                          f"{'rad' if revolute else 'm'} from the pose as written")
             self.diag.warn(f"MJCF: joint '{name}': ref={ref:g} is not represented (our position 0 is MuJoCo's qpos "
-                           f"{ref:g}, the pose as written){moved}")
+                           f"{shift:g} {'rad' if revolute else 'm'}, the pose as written){moved}")
         damping = float(self.floats(el, a, "damping", 1, (0.0,))[0])
         friction = float(self.floats(el, a, "frictionloss", 1, (0.0,))[0])
         joint = Joint(name, JointType.REVOLUTE if revolute else JointType.PRISMATIC, parent, child, rest, axis=axis,

@@ -40,12 +40,15 @@ from ...model.validation import check_inertia, validate
 from ..base import Diagnostics, ExportOptions, LoadOptions
 from ..common import (
     MAX_DISTANCE,
+    base_pose_held,
+    base_world_joint,
     default_free_prefix,
     format_number,
     format_numbers,
     free_chain_names,
     inertia_six,
     intact_free_chains,
+    moved_base_pose,
     report_frame_joints,
     report_materials,
     unique_name,
@@ -166,6 +169,8 @@ def dump(model: Model, options: ExportOptions, diag: Diagnostics) -> str:
     _mimics_out(plan, diag)
     if plan.world_frame is not None:
         _world_attachment(m, model, plan, diag)
+    else:
+        _welded_base_pose(m, model, plan)
     frames = _frames_out(model, plan, diag)
     apply_gazebo_extensions(model, m, links, joints, diag)
     write_kept(model, m, plan.scopes, links, joints, sensors, frames, diag)
@@ -328,6 +333,20 @@ def _world_attachment(m: etree._Element, model: Model, plan: _Plan, diag: Diagno
     diag.warn(f"frame 'world' written as SDF's world attachment: fixed joint '{name}' from world to '{base}', the "
               "model posed in the world by that frame (read back as a fixed-base model, without a 'world' frame)"
               f"{turned}")
+
+
+def _welded_base_pose(m: etree._Element, model: Model, plan: _Plan) -> None:
+    """A base welded to the world away from its origin (an MJCF body's pos, whose joint to the world our MJCF export
+    keeps) is fixed there: the model's pose puts it there, as the world joint holds its child where that pose puts
+    it (the model frame written is the base link's)."""
+    p = moved_base_pose(model)
+    base = model.default_base_link
+    if p is None or base is None or base_world_joint(model, base) not in plan.to_world:
+        return
+    if base_pose_held(model, base, p, "sdf"):
+        pose = etree.Element("pose")
+        pose.text = _pose_text(p, "the base's pose in the world")
+        m.insert(1 if m.find("static") is not None else 0, pose)
 
 
 def _plan_world_joints(model: Model, plan: _Plan) -> None:
