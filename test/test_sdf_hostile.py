@@ -935,6 +935,9 @@ _BROKEN_WORLDS = [
     ('<include><uri>model://x</uri><name>robot</name></include>', 5, "two <model> named 'robot'"),
     ('<light name="sun" type="point"/>\n<light name="sun" type="point"/>', 6, "two <light> named 'sun'"),
     ('<actor name="a"/>\n<actor name="a"/>', 6, "two <actor> named 'a'"),
+    # ("animation with name[g] already exists": seed 20261506)
+    ('<actor name="a"><animation name="g"><filename>g.bvh</filename></animation>\n<animation name="g"><filename>'
+     'h.bvh</filename></animation></actor>', 6, "actor 'a' has two <animation> named 'g'"),
     ('<physics type="ode"/>\n<physics name="default_physics" type="ode"/>', 6, "two <physics> named 'default_physics'"),
     ('<frame name="f"/>\n<frame name="f"/>', 6, "two <frame> named 'f'"),
     ('<model name="b"/>', 5, "model 'b' has no links"),

@@ -341,8 +341,8 @@ def _one_uri_once(r: XmlReader, el: etree._Element, where: str) -> None:
 
 def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: tuple[int, int]) -> None:
     """World-level frames and model poses must name world-level frames or models (no cycles); the names of the
-    world's models, frames, lights, actors and physics are unique per kind (and once the model read is known, its
-    other models are judged by _check_other_model).
+    world's models, frames, lights, actors and physics are unique per kind, an actor's animations too (and once
+    the model read is known, its other models are judged by _check_other_model).
 
     libsdformat refuses the whole world otherwise ("model with name[a] already exists", "A model must have at
     least one link"): read, the model asked for by name was one of two, or the world's broken models went
@@ -362,6 +362,8 @@ def _check_world(fg: FrameGraph, world: etree._Element, r: XmlReader, version: t
         else:
             continue
         kind = "model" if c.tag == "include" else c.tag
+        if kind == "actor":  # ("animation with name[g] already exists": fuzz seed 20261506)
+            unique_children(r, c, ("animation",), f"actor '{name}'", across=False)
         if name:
             first = kinds.setdefault((kind, name), c)
             if first is not c:
