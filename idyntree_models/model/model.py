@@ -11,7 +11,6 @@ import math
 from collections.abc import Collection
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum
-from html import unescape
 from typing import Any, TypeVar
 
 import numpy as np
@@ -379,6 +378,8 @@ class Extension(Record):
         """Those of `names` that the element gives as an attribute's value or an element's text: a <transmission>'s
         `<joint name=>`, a `<gazebo reference=>`, a plugin's `<joint_name>`. Kept as written, they name joints and
         links that a change of the model (a reduction, a folding) may have removed."""
+        from html import unescape  # (html.entities' table: not for every load that never asks)
+
         found = {unescape(v).strip() for groups in _VALUES.findall(self.xml) for v in groups if v}
         return [n for n in dict.fromkeys(names) if n in found]
 
