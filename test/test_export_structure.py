@@ -491,6 +491,12 @@ def test_an_sdf_world_joint_and_a_urdf_world_link_come_back_through_mjcf(tmp_pat
     urdf = export_model(load_model(mjcf, format="mjcf"), "urdf", warnings=warnings)
     assert _fixed_joints(urdf) == {"anchor": ("world", "base", [0.0, 0.0, 0.5])}, urdf
     assert not [w for w in warnings if "anchor" in w or "pose of the base" in w], warnings
+    # a file edited since (a second body in the world): the joint cannot come back, and that is said
+    edited = mjcf.replace("</worldbody>", '<body name="other" pos="3 0 0"><geom size="0.1"/></body></worldbody>')
+    mujoco.MjModel.from_xml_string(edited)
+    warnings = []
+    assert "anchor" not in _fixed_joints(export_model(load_model(edited, format="mjcf", warnings=warnings), "urdf"))
+    assert [w for w in warnings if "fixed joint 'anchor'" in w and "not read back" in w], warnings
 
     urdf_in = FRAMES_URDF.replace('<origin xyz="0 0 1"/>', '<origin xyz="0.3 -0.2 1" rpy="0 0 0.5"/>')
     warnings = []

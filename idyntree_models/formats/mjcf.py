@@ -995,12 +995,17 @@ class _Importer:
             if np.any(pose != np.eye(4)):
                 self.model.metadata["base_pose"] = pose.tolist()
             self._body(body, None, np.eye(4), cc)
-            joint = self.extras.get("world_joint")
-            if joint is not None and "mjcf_free_joint" not in self.model.metadata and joint not in self.model.joints:
-                # (our export welded the base for an SDF fixed joint to the world: that joint again, under its name)
-                self.model.metadata["fixed_base"] = True
-                self.model.metadata["sdf_world_joints"] = {joint: {"child": next(iter(self.model.links)),
-                                                                   "type": "fixed", "model_H_child": pose.tolist()}}
+        joint = self.extras.get("world_joint")
+        if joint is not None and not world_mode and "mjcf_free_joint" not in self.model.metadata \
+                and joint not in self.model.joints:
+            # (our export welded the base for an SDF fixed joint to the world: that joint again, under its name)
+            self.model.metadata["fixed_base"] = True
+            self.model.metadata["sdf_world_joints"] = {joint: {"child": next(iter(self.model.links)),
+                                                               "type": "fixed", "model_H_child": pose.tolist()}}
+        elif joint is not None:  # (a file edited since: its base is free, or one of several, or the name is taken)
+            self.diag.warn(f"MJCF: the extras name the fixed joint '{joint}' from the world to the base, which this "
+                           "file's base no longer fits (it has a joint, or the world holds several bodies, or a joint "
+                           "has that name): not read back")
         self._sensors()
         self._equalities()
         self._apply_extras()
