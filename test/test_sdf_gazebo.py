@@ -241,3 +241,47 @@ def test_settings_for_shapes_a_link_does_not_have_are_named_as_dropped(ign: str,
     assert ours.find(".//script") is None and ours.find(".//mu") is None
     said = [w for w in warnings if "2 <gazebo reference> setting(s) for visuals or collisions" in w]
     assert said and "<material> of 'l1' (no visual), <mu1> of 'l1' (no collision)" in said[0], warnings
+
+
+_CONFLICTING = """<robot name="g">
+  <link name="a"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="ft" type="revolute"><origin xyz="0 0 0.2"/><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <sensor name="ft_s" type="force_torque"><parent joint="ft"/>
+    <force_torque><frame>child</frame><measure_direction>parent_to_child</measure_direction></force_torque></sensor>
+  <sensor name="imu" type="accelerometer"><parent link="b"/><origin xyz="0.1 0 0" rpy="0 0 1.57"/></sensor>
+  <gazebo reference="ft"><sensor name="ft_s" type="force_torque"><force_torque><frame>child</frame>
+    <measure_direction>child_to_parent</measure_direction></force_torque></sensor></gazebo>
+  <gazebo reference="b"><sensor name="imu" type="imu"><pose>0 0 0 0 0 0</pose></sensor>
+    <sensor name="cam" type="camera"><pose>0 0 0.1 0 0 0</pose></sensor></gazebo>
+  <gazebo reference="a"><sensor name="same" type="imu"><always_on>1</always_on></sensor></gazebo>
+</robot>"""
+
+
+def test_gazebo_sensors_that_disagree_with_the_model_s_or_add_to_them_are_named(ign: str, tmp_path: Path) -> None:
+    """Found in review: a <gazebo> sensor named as one of the model's was merged into it with the model's values
+    (a measure direction of the other sign, another pose), where libsdformat's conversion of the URDF (what Gazebo
+    runs) takes the <gazebo> block's, without a word; and the <gazebo> sensors written beside the model's are
+    sensors of the SDF, read back as sensors of the model (iCubGenova02: 6 F/T sensors for iDynTree, 14 after
+    URDF -> SDF -> URDF), which no warning said. Both are named now; what differs is found against `ign sdf -p`."""
+    path = tmp_path / "g.urdf"
+    path.write_text(_CONFLICTING)
+    done = subprocess.run([ign, "sdf", "-p", str(path)], capture_output=True, text=True, timeout=300)
+    theirs = _sensors(etree.fromstring(done.stdout.encode()).find("model"))
+    warnings: list[str] = []
+    ours = _sensors(etree.fromstring(export_model(load_model(path), "sdf", warnings=warnings).encode()).find("model"))
+    differ = []
+    for name in ("ft_s", "imu"):
+        (_, t), (_, o) = theirs[name], ours[name]
+        ft = lambda s, k: s.findtext(f"force_torque/{k}", "").strip()  # noqa: E731
+        if ft(t, "measure_direction") != ft(o, "measure_direction") or not np.allclose(
+                _pose(t.find("pose")), _pose(o.find("pose")), atol=1e-9):
+            differ.append(name)
+    assert differ == ["ft_s", "imu"]  # (libsdformat writes the <gazebo> block's values; we write the model's)
+    said = [w for w in warnings if "say otherwise than the model's sensor" in w]
+    assert len(said) == 1 and "'ft_s' (<force_torque><measure_direction> 'child_to_parent' against " \
+        "'parent_to_child')" in said[0] and "'imu' (<pose>)" in said[0] and "'same'" not in said[0], warnings
+    added = [w for w in warnings if "written as sensors of the SDF beside the model's" in w]
+    assert len(added) == 1 and "'cam' in link 'b'" in added[0] and "'same' in link 'a'" in added[0], warnings
+    assert set(theirs) == {"ft_s", "imu", "cam", "same"}  # (what Gazebo gets from the URDF: the four)

@@ -343,8 +343,8 @@ def _load(stream: XmlStream, namespaced: bool, diag: Diagnostics) -> Model:
     if gazebo_sensors:
         diag.warn(
             f"{len(gazebo_sensors)} <gazebo> sensor description(s) are not in the model ({listed(gazebo_sensors, 8)}): "
-            "only top-level <sensor> elements of iDynTree's extension define sensors (the <gazebo> blocks are kept for "
-            "URDF export)"
+            "only top-level <sensor> elements of iDynTree's extension define sensors (the <gazebo> blocks are kept: "
+            "written back to URDF, and into SDF as libsdformat converts them, where they are sensors)"
         )
     _extensions(items, model, sensor_extensions)
     return model

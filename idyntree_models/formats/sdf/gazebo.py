@@ -12,6 +12,7 @@ other settings of such a reference are dropped with a warning.
 from __future__ import annotations
 
 import copy
+import math
 
 import numpy as np
 from lxml import etree
@@ -81,22 +82,41 @@ def apply_gazebo_extensions(model: Model, m: etree._Element, links: dict[str, et
                             joints: dict[str, etree._Element], diag: Diagnostics) -> None:
     """Write the model's URDF `<gazebo>` blocks into the SDF `<model>` `m` (links/joints by model name)."""
     dropped: list[str] = []  # settings for shapes a link does not have (_link_block)
+    sensors = _GazeboSensors()
     for block in blocks(model, diag):
         ref = (block.get("reference") or "").strip()
         if not ref:
             _model_block(block, m, diag)
         elif ref in links:
-            _link_block(block, links[ref], np.eye(4), ref, diag, whole=True, dropped=dropped)
+            _link_block(block, links[ref], np.eye(4), ref, diag, whole=True, dropped=dropped, sensors=sensors)
         elif ref in joints:
-            _joint_block(block, joints[ref], ref, diag)
+            _joint_block(block, joints[ref], ref, diag, sensors)
         elif ref in model.frames and model.frames[ref].parent_link in links:
             frame = model.frames[ref]
-            _link_block(block, links[frame.parent_link], frame.link_H_frame, ref, diag, whole=False, dropped=dropped)
+            _link_block(block, links[frame.parent_link], frame.link_H_frame, ref, diag, whole=False, dropped=dropped,
+                        sensors=sensors)
         else:
             diag.warn(f"<gazebo reference=\"{ref}\">: no link or joint '{ref}' is written; its settings are dropped")
     if dropped:
         diag.warn(f"{len(dropped)} <gazebo reference> setting(s) for visuals or collisions that the link does not have "
                   f"are dropped, as libsdformat drops them: {listed(dropped, 6)}")
+    if sensors.added:
+        diag.warn(f"{len(sensors.added)} <gazebo> sensor(s) written as sensors of the SDF beside the model's, as "
+                  f"libsdformat converts the URDF ({listed(sensors.added, 6)}): read back from SDF they are sensors of "
+                  "the model, which a URDF written from it gives iDynTree as <sensor> elements")
+    if sensors.conflicts:
+        diag.warn(f"{len(sensors.conflicts)} <gazebo> sensor(s) say otherwise than the model's sensor of their name, "
+                  f"whose values are written (libsdformat's conversion of the URDF takes the <gazebo> block's): "
+                  f"{listed(sensors.conflicts, 4)}")
+
+
+class _GazeboSensors:
+    """What writing the <gazebo> blocks' sensors did, said once: sensors added beside the model's, and those whose
+    values disagree with the model's sensor of that name (merged into it: the model's win)."""
+
+    def __init__(self) -> None:
+        self.added: list[str] = []
+        self.conflicts: list[str] = []
 
 
 def _model_block(block: etree._Element, m: etree._Element, diag: Diagnostics) -> None:
@@ -114,12 +134,12 @@ def _model_block(block: etree._Element, m: etree._Element, diag: Diagnostics) ->
 
 
 def _link_block(block: etree._Element, le: etree._Element, link_H_ref: np.ndarray, ref: str, diag: Diagnostics,
-                whole: bool, dropped: list[str]) -> None:
+                whole: bool, dropped: list[str], sensors: _GazeboSensors) -> None:
     for c in block:
         if not isinstance(c.tag, str):
             continue
         if c.tag == "sensor":
-            _sensor(le, c, link_H_ref, diag)
+            _sensor(le, c, link_H_ref, diag, sensors)
             continue
         if not whole:
             diag.warn(f"<gazebo reference=\"{ref}\"> <{c.tag}>: '{ref}' is a frame of link '{le.get('name')}' in "
@@ -155,13 +175,14 @@ def _link_block(block: etree._Element, le: etree._Element, link_H_ref: np.ndarra
             le.append(copy.deepcopy(c))
 
 
-def _joint_block(block: etree._Element, je: etree._Element, ref: str, diag: Diagnostics) -> None:
+def _joint_block(block: etree._Element, je: etree._Element, ref: str, diag: Diagnostics,
+                 sensors: _GazeboSensors) -> None:
     for c in block:
         if not isinstance(c.tag, str):
             continue
         text = _value(c)
         if c.tag == "sensor":
-            _sensor(je, c, np.eye(4), diag)
+            _sensor(je, c, np.eye(4), diag, sensors)
         elif c.tag in _JOINT:
             if c.tag.startswith("spring") and find_child(je, "axis") is None:
                 continue
@@ -192,15 +213,28 @@ def _merge(target: etree._Element, extra: etree._Element) -> None:
             have.text = c.text
 
 
-def _sensor(parent: etree._Element, sensor: etree._Element, parent_H_ref: np.ndarray, diag: Diagnostics) -> None:
+def _sensor(parent: etree._Element, sensor: etree._Element, parent_H_ref: np.ndarray, diag: Diagnostics,
+            sensors: _GazeboSensors) -> None:
     """A Gazebo sensor into a link or joint; merged into ours when we already write one of that name."""
     name = (sensor.get("name") or "").strip()
     ours = next((s for s in find_children(parent, "sensor") if s.get("name") == name), None)
+    pose = find_child(sensor, "pose")
+    try:
+        values = [float(v) for v in (pose.text or "").split()] if pose is not None else []
+    except ValueError:
+        values = [math.nan]
+    if pose is not None and len(values) != 6:  # (libsdformat refuses the file it would write)
+        diag.warn(f"<gazebo> sensor '{name}': its <pose> is not six numbers; not written")
+        return
+    h = parent_H_ref @ make_transform(rpy_to_matrix(values[3:6]), values[:3]) if values else parent_H_ref
     if ours is not None:
         if ours.get("type") != sensor.get("type"):
             diag.warn(f"<gazebo> sensor '{name}' of type '{sensor.get('type')}' is not written: the model's own "
                       f"sensor of that name is of type '{ours.get('type')}'")
             return
+        differs = _differences(ours, sensor, h if pose is not None else None)
+        if differs:
+            sensors.conflicts.append(f"'{name}' ({', '.join(differs)})")
         for c in sensor:  # what Gazebo adds (rates, noise, plugins); our pose and frame stay
             if isinstance(c.tag, str) and c.tag != "pose" and (find_child(ours, c.tag) is None or c.tag == "plugin"):
                 ours.append(copy.deepcopy(c))
@@ -208,17 +242,38 @@ def _sensor(parent: etree._Element, sensor: etree._Element, parent_H_ref: np.nda
     new = copy.deepcopy(sensor)
     if not np.allclose(parent_H_ref, np.eye(4)):
         pose = find_child(new, "pose")
-        try:
-            values = [float(v) for v in (pose.text or "").split()] if pose is not None else []
-        except ValueError:
-            diag.warn(f"<gazebo> sensor '{name}': its <pose> is not six numbers; not written")
-            return
-        ref_H_s = make_transform(rpy_to_matrix(values[3:6]), values[:3]) if len(values) == 6 else np.eye(4)
-        h = parent_H_ref @ ref_H_s
         if pose is None:
             pose = etree.SubElement(new, "pose")
         pose.text = format_numbers(list(h[:3, 3]) + list(matrix_to_rpy(h[:3, :3])), f"the pose of sensor '{name}'")
     parent.append(new)
+    sensors.added.append(f"'{name}' in {parent.tag} '{parent.get('name')}'")
+
+
+def _differences(ours: etree._Element, theirs: etree._Element, parent_H_theirs: np.ndarray | None) -> list[str]:
+    """Where a <gazebo> sensor gives a value the model's sensor of its name (as written) has otherwise: its pose
+    (`parent_H_theirs`, None where it gives none), and each value both give (a force/torque <frame>,
+    <measure_direction>), compared as text."""
+    out = []
+    if parent_H_theirs is not None:
+        mine = find_child(ours, "pose")
+        v = [float(x) for x in (mine.text or "").split()] if mine is not None and mine.text else [0.0] * 6
+        if not np.allclose(make_transform(rpy_to_matrix(v[3:6]), v[:3]), parent_H_theirs, rtol=0.0, atol=1e-9):
+            out.append("<pose>")
+
+    def walk(a: etree._Element, b: etree._Element, path: str) -> None:
+        for c in b:
+            if not isinstance(c.tag, str) or c.tag in ("pose", "plugin"):
+                continue
+            mine = find_child(a, c.tag)
+            if mine is None:
+                continue
+            if len(c):
+                walk(mine, c, f"{path}<{c.tag}>")
+            elif len(mine) == 0 and (mine.text or "").strip() != (c.text or "").strip():
+                out.append(f"{path}<{c.tag}> {(c.text or '').strip()!r} against {(mine.text or '').strip()!r}")
+
+    walk(ours, theirs, "")
+    return out
 
 
 __all__ = ["apply_gazebo_extensions", "gazebo_extensions"]
