@@ -135,3 +135,23 @@ def test_api_output_dir_and_styles():
     assert "package://" not in text and "model://example-robot-data/" in text
     with pytest.raises(Exception, match="unknown mesh URI style 'nope'"):
         export_model(model, "urdf", mesh_uri="nope")
+
+
+def test_a_model_folder_that_is_no_ros_package_is_not_written_as_a_package(tmp_path):
+    """Found in review: `--mesh-uri package` swapped model:// for package:// whatever the folder, so a Gazebo model
+    folder (a model.config, no package.xml) came out as a package:// reference no ROS tool can find, without a
+    word. Such a reference is kept, and said; a model folder that is a ROS package is written by its package name."""
+    models = tmp_path / "models"
+    for name, package in (("plain", None), ("pkg_model", "robot_meshes")):
+        (models / name / "meshes").mkdir(parents=True)
+        (models / name / "meshes" / "c.stl").write_bytes(b"solid c\nendsolid c\n")
+        (models / name / "model.config").write_text(f"<model><name>{name}</name></model>")
+        if package:
+            (models / name / "package.xml").write_text(f'<package format="3"><name>{package}</name></package>')
+    urdf = tmp_path / "robot.urdf"
+    urdf.write_text(ROBOT.format(visual="model://plain/meshes/c.stl", collision="model://pkg_model/meshes/c.stl"))
+    out = tmp_path / "out.urdf"
+    r = _cli("-i", str(urdf), "-o", str(out), "--mesh-uri", "package", env={"GZ_SIM_RESOURCE_PATH": str(models)})
+    assert r.returncode == 0, r.stderr
+    assert _meshes(out) == ["model://plain/meshes/c.stl", "package://robot_meshes/meshes/c.stl"]
+    assert "not inside a ROS package" in r.stderr and "model://plain/meshes/c.stl" in r.stderr, r.stderr

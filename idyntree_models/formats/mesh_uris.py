@@ -126,7 +126,13 @@ class _Rewriter:
             return "model://" + ref.body if ref.scheme == "package" else kept
         if self.style == "absolute":
             return "file://" + os.path.abspath(path) if path else kept
-        if ref.scheme in ("package", "model"):  # the two schemes name the same directory: swap them
+        if ref.scheme == "model" and self.style == "package":  # (a model folder need not be a ROS package)
+            root = enclosing(path, "package.xml") if path is not None else None
+            if root is not None:
+                return f"package://{package_name(root)}/{os.path.relpath(path, root)}"
+            self.unstyled.append(uri)
+            return kept
+        if ref.scheme in ("package", "model"):  # a package is a model folder too (Gazebo's resource paths): swapped
             return f"{self.style}://{ref.body}"
         if path is not None:
             marker = "package.xml" if self.style == "package" else "model.config"
