@@ -359,6 +359,35 @@ def test_a_force_torque_pose_the_frame_keyword_overrides_is_named_as_not_kept(po
     m, warnings = _load(text)
     assert "ft" in m.sensors
     assert bool([w for w in warnings if "line 3: force_torque sensor 'ft': its <pose> is not kept" in w]) is said, warnings
+    # <frame>sensor away from the joint's origin: the point of the torques is the sensor's (gz-sim), which is said
+    off = [w for w in warnings if "torques are taken about the sensor's origin, as gz-sim takes them" in w]
+    assert len(off) == (frame == "sensor" and pose != "0 0 0 0 0 0"), warnings
+    if off:
+        assert f"{float(np.linalg.norm([0.1, 0.2, 0.3])):.6g} m from the origin of joint 'j'" in off[0], off
+        sensor = m.sensors["ft"]
+        np.testing.assert_allclose(sensor.second_link_H_sensor[:3, 3], [0.1, 0.2, 0.3], atol=1e-12)
+
+
+def test_a_force_torque_frame_off_its_joint_s_origin_is_said_when_written(tmp_path) -> None:
+    """Found in review: an iDynTree F/T sensor with frame=parent on a joint 0.1 m from its parent link's origin
+    measures torques about the parent link's origin; SDF writes it as <frame>sensor with that offset pose, whose
+    translation gz-sim takes as the point of the torques and the SDF specification (and Gazebo classic) do not. The
+    distance said is the joint origin's, read by urdf_parser_py."""
+    from urdf_parser_py import urdf as upp
+
+    inertial = '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
+    text = f"""<robot name="r"><link name="a">{inertial}</link><link name="b">{inertial}</link>
+      <joint name="ft" type="fixed"><origin xyz="0 0.06 0.08"/><parent link="a"/><child link="b"/></joint>
+      <sensor name="ft_s" type="force_torque"><parent joint="ft"/><force_torque><frame>parent</frame>
+      <measure_direction>child_to_parent</measure_direction></force_torque></sensor>
+      <sensor name="ft_c" type="force_torque"><parent joint="ft"/><force_torque><frame>child</frame>
+      <measure_direction>child_to_parent</measure_direction></force_torque></sensor></robot>"""
+    warnings: list[str] = []
+    export_model(load_model(text, format="urdf"), "sdf", warnings=warnings)
+    joint = upp.URDF.from_xml_string(text).joints[0]
+    said = [w for w in warnings if "takes torques about its frame's origin" in w]
+    assert len(said) == 1 and "'ft_s'" in said[0], warnings  # (ft_c's frame is at the joint: its keyword is written)
+    assert f"{float(np.linalg.norm(joint.origin.xyz)):.6g} m from the origin of joint 'ft'" in said[0], said
 
 
 @pytest.mark.parametrize(

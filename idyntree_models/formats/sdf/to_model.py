@@ -612,6 +612,11 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
     child_H = g.links[j.child]
     if frame == "sensor":
         model_H_s = s.model_H_sensor
+        off = float(np.linalg.norm(model_H_s[:3, 3] - j.model_H_joint[:3, 3]))
+        if off > 1e-12:  # (gz-sim moves the joint's wrench to the sensor's origin: X_JS.Pos() x F)
+            diag.warn(f"{diag.at(el)}: force_torque sensor '{s.name}': its <pose> is {off:.6g} m from the "
+                      f"origin of joint '{j.name}': torques are taken about the sensor's origin, as gz-sim takes them (the "
+                      "SDF specification and Gazebo classic take them about the joint's origin)")
     else:
         model_H_s = (child_H if frame == "child" else parent_H).copy()
         model_H_s[:3, 3] = j.model_H_joint[:3, 3]  # torque about the joint origin

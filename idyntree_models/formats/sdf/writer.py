@@ -794,7 +794,13 @@ def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, 
         frame = "sensor"
     name = _sensor_name(s.name, plan.joints[joint.name], plan, diag, shown=s.name)
     se = _sub(je, "sensor", name=name, type="force_torque")
-    _sub(se, "pose", _pose_text(inverse(child_H_joint) @ child_H_sensor, f"sensor '{s.name}'"))
+    joint_H_sensor = inverse(child_H_joint) @ child_H_sensor
+    _sub(se, "pose", _pose_text(joint_H_sensor, f"sensor '{s.name}'"))
+    off = float(np.linalg.norm(joint_H_sensor[:3, 3]))
+    if off > 1e-12:
+        diag.warn(f"force/torque sensor '{s.name}' takes torques about its frame's origin, {off:.6g} m from the origin of "
+                  f"joint '{joint.name}': written as <frame>sensor with that <pose>, which gz-sim takes as the point "
+                  "of the torques; the SDF specification and Gazebo classic take them about the joint's origin")
     fe = _sub(se, "force_torque")
     _sub(fe, "frame", frame)
     _sub(fe, "measure_direction", "parent_to_child" if s.applied_wrench_link == joint.child else "child_to_parent")
