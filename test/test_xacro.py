@@ -301,3 +301,19 @@ def test_xacro_warnings_are_xacros_own_not_what_other_threads_print(tmp_path):
         stop.set()
         thread.join()
     assert (taken, own) == (0, 100)
+
+
+def test_a_xacro_warning_and_where_it_arose_are_one_warning(tmp_path):
+    """Found in review: xacro writes a warning and then the lines saying where it arose (the macro, the file); each
+    line was a warning of its own (three, and three errors under strict). Compared with what the xacro command
+    prints: the same lines, joined."""
+    src = tmp_path / "r.urdf.xacro"
+    src.write_text('<robot name="xr" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="seg" '
+                   'params="name len:=0.2"><link name="${name}"/></xacro:macro><xacro:seg name="a"/></robot>')
+    done = subprocess.run([str(XACRO), str(src)], capture_output=True, text=True, timeout=60)
+    printed = [ln.strip() for ln in done.stderr.splitlines() if ln.strip()]
+    assert len(printed) == 3 and printed[0].startswith("warning: redefining global symbol: len"), printed
+    warnings: list[str] = []
+    load_model(src, warnings=warnings)
+    said = [w for w in warnings if "xacro: " in w]
+    assert said == [f"{src}: xacro: " + "; ".join(printed)], said

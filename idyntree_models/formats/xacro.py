@@ -114,12 +114,24 @@ def expand(text: str | bytes, path: str | None, args: dict[str, str] | None, dia
             raise ModelError(f"xacro: maximum recursion depth exceeded{inner}", source=_current_file(xacro, where)) from None
         finally:
             xacro.init_stacks(None)
+    said: list[str] = []  # a warning, then the lines of where it arose (xacro's print_location), as one
     for line in captured.getvalue().splitlines():
         line = line.strip()
-        if line:
-            diag.warn(f"xacro: {line}")
+        if not line:
+            continue
+        if said and line.startswith(_LOCATION_LINES):
+            said[-1] += f"; {line}"
+        else:
+            said.append(line)
+    for line in said:
+        diag.warn(f"xacro: {line}")
     diag.lines_of = "the xacro output"  # what reads `out` finds its lines, not the file's (xacro keeps none)
     return out
+
+
+# the lines xacro's print_location writes after a warning, saying where it arose
+_LOCATION_LINES = ("when instantiating macro:", "instantiated from:", "in file:", "when processing file:",
+                   "included from:")
 
 
 class _SysWithStderr:
