@@ -256,6 +256,12 @@ _CONFLICTING = """<robot name="g">
   <gazebo reference="b"><sensor name="imu" type="imu"><pose>0 0 0 0 0 0</pose></sensor>
     <sensor name="cam" type="camera"><pose>0 0 0.1 0 0 0</pose></sensor></gazebo>
   <gazebo reference="a"><sensor name="same" type="imu"><always_on>1</always_on></sensor></gazebo>
+  <gazebo reference="a"><sensor name="same" type="imu"><always_on>true</always_on></sensor>
+    <sensor name="e" type="imu"><pose/></sensor></gazebo>
+  <sensor name="ft_c" type="force_torque"><parent joint="ft"/>
+    <force_torque><frame>child</frame><measure_direction>child_to_parent</measure_direction></force_torque></sensor>
+  <gazebo reference="ft"><sensor name="ft_c" type="force_torque"><always_on>1</always_on><force_torque>
+    <frame>sensor</frame><measure_direction>child_to_parent</measure_direction></force_torque></sensor></gazebo>
 </robot>"""
 
 
@@ -280,8 +286,13 @@ def test_gazebo_sensors_that_disagree_with_the_model_s_or_add_to_them_are_named(
             differ.append(name)
     assert differ == ["ft_s", "imu"]  # (libsdformat writes the <gazebo> block's values; we write the model's)
     said = [w for w in warnings if "say otherwise than the model's sensor" in w]
+    # (the model's imu is at 0.1 0 0, turned 1.57 about z; the block's at the link's origin)
     assert len(said) == 1 and "'ft_s' (<force_torque><measure_direction> 'child_to_parent' against " \
-        "'parent_to_child')" in said[0] and "'imu' (<pose>)" in said[0] and "'same'" not in said[0], warnings
+        "'parent_to_child')" in said[0] and "'imu' (<pose> 0.1 m and 1.57 rad apart)" in said[0], warnings
+    # and not: a second block's sensor of a name (merged into the first), 'true' for '1', a sensor frame at the
+    # joint for the child frame (the same axes at the same point)
+    assert "'same'" not in said[0] and "'ft_c'" not in said[0], said
     added = [w for w in warnings if "written as sensors of the SDF beside the model's" in w]
-    assert len(added) == 1 and "'cam' in link 'b'" in added[0] and "'same' in link 'a'" in added[0], warnings
-    assert set(theirs) == {"ft_s", "imu", "cam", "same"}  # (what Gazebo gets from the URDF: the four)
+    assert len(added) == 1 and "'cam' in link 'b'" in added[0] and "'same' in link 'a'" in added[0] \
+        and "'e' in link 'a'" in added[0], warnings
+    assert set(theirs) == set(ours) == {"ft_s", "ft_c", "imu", "cam", "same", "e"}  # (an empty <pose/> is none)

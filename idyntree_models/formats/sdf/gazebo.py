@@ -19,7 +19,7 @@ from lxml import etree
 
 from ...errors import listed
 from ...model.model import Model
-from ...model.transforms import make_transform, matrix_to_rpy, rpy_to_matrix
+from ...model.transforms import inverse, make_transform, matrix_to_rpy, rpy_to_matrix
 from ..base import Diagnostics
 from ..common import format_numbers
 from ..xmlutil import find_child, find_children, parse_xml
@@ -117,6 +117,7 @@ class _GazeboSensors:
     def __init__(self) -> None:
         self.added: list[str] = []
         self.conflicts: list[str] = []
+        self.elements: set[etree._Element] = set()  # the sensors added (a later block's of their name is not ours)
 
 
 def _model_block(block: etree._Element, m: etree._Element, diag: Diagnostics) -> None:
@@ -219,20 +220,19 @@ def _sensor(parent: etree._Element, sensor: etree._Element, parent_H_ref: np.nda
     name = (sensor.get("name") or "").strip()
     ours = next((s for s in find_children(parent, "sensor") if s.get("name") == name), None)
     pose = find_child(sensor, "pose")
-    try:
+    try:  # (an empty <pose/> is the identity, as libsdformat reads it)
         values = [float(v) for v in (pose.text or "").split()] if pose is not None else []
     except ValueError:
         values = [math.nan]
-    if pose is not None and len(values) != 6:  # (libsdformat refuses the file it would write)
-        diag.warn(f"<gazebo> sensor '{name}': its <pose> is not six numbers; not written")
-        return
-    h = parent_H_ref @ make_transform(rpy_to_matrix(values[3:6]), values[:3]) if values else parent_H_ref
+    h = parent_H_ref @ make_transform(rpy_to_matrix(values[3:6]), values[:3]) if len(values) == 6 else \
+        parent_H_ref if not values else None  # (None: not six numbers)
     if ours is not None:
         if ours.get("type") != sensor.get("type"):
             diag.warn(f"<gazebo> sensor '{name}' of type '{sensor.get('type')}' is not written: the model's own "
                       f"sensor of that name is of type '{ours.get('type')}'")
             return
-        differs = _differences(ours, sensor, h if pose is not None else None)
+        # (a second block's sensor of a name is merged into the first, not compared with it: only the model's own)
+        differs = _differences(ours, sensor, h) if ours not in sensors.elements else []
         if differs:
             sensors.conflicts.append(f"'{name}' ({', '.join(differs)})")
         for c in sensor:  # what Gazebo adds (rates, noise, plugins); our pose and frame stay
@@ -241,24 +241,61 @@ def _sensor(parent: etree._Element, sensor: etree._Element, parent_H_ref: np.nda
         return
     new = copy.deepcopy(sensor)
     if not np.allclose(parent_H_ref, np.eye(4)):
+        if h is None:
+            diag.warn(f"<gazebo> sensor '{name}': its <pose> is not six numbers; not written")
+            return
         pose = find_child(new, "pose")
         if pose is None:
             pose = etree.SubElement(new, "pose")
         pose.text = format_numbers(list(h[:3, 3]) + list(matrix_to_rpy(h[:3, :3])), f"the pose of sensor '{name}'")
     parent.append(new)
+    sensors.elements.add(new)
     sensors.added.append(f"'{name}' in {parent.tag} '{parent.get('name')}'")
+
+
+_TRUE, _FALSE = frozenset(("1", "true")), frozenset(("0", "false"))
+
+
+def _same_value(a: str, b: str) -> bool:
+    """Two texts of one value as SDF reads them: booleans by truth ('1' is 'true'), numbers by value."""
+    a, b = a.strip(), b.strip()
+    if a == b:
+        return True
+    la, lb = a.lower(), b.lower()
+    if (la in _TRUE and lb in _TRUE) or (la in _FALSE and lb in _FALSE):
+        return True
+    try:
+        x, y = [float(v) for v in a.split()], [float(v) for v in b.split()]
+    except ValueError:
+        return False
+    return len(x) == len(y) and bool(np.allclose(x, y, rtol=1e-12, atol=0.0))
+
+
+def _pose_of(el: etree._Element) -> np.ndarray:
+    p = find_child(el, "pose")
+    v = [float(x) for x in (p.text or "").split()] if p is not None and (p.text or "").strip() else [0.0] * 6
+    return make_transform(rpy_to_matrix(v[3:6]), v[:3])
 
 
 def _differences(ours: etree._Element, theirs: etree._Element, parent_H_theirs: np.ndarray | None) -> list[str]:
     """Where a <gazebo> sensor gives a value the model's sensor of its name (as written) has otherwise: its pose
-    (`parent_H_theirs`, None where it gives none), and each value both give (a force/torque <frame>,
-    <measure_direction>), compared as text."""
+    (`parent_H_theirs`: where libsdformat puts it, its own <pose> or none; None where that is not six numbers),
+    and each value both give (a force/torque <frame>, <measure_direction>), by value. A force/torque `sensor` frame
+    at the joint (the identity) is the `child` frame, spelled otherwise."""
     out = []
+    mine_H = _pose_of(ours)
     if parent_H_theirs is not None:
-        mine = find_child(ours, "pose")
-        v = [float(x) for x in (mine.text or "").split()] if mine is not None and mine.text else [0.0] * 6
-        if not np.allclose(make_transform(rpy_to_matrix(v[3:6]), v[:3]), parent_H_theirs, rtol=0.0, atol=1e-9):
-            out.append("<pose>")
+        d = inverse(mine_H) @ parent_H_theirs
+        r = d[:3, :3]
+        apart = float(np.linalg.norm(d[:3, 3]))
+        turned = math.atan2(0.5 * math.hypot(r[2, 1] - r[1, 2], r[0, 2] - r[2, 0], r[1, 0] - r[0, 1]),
+                            (float(np.trace(r)) - 1.0) / 2.0)
+        if apart > 1e-6 or turned > 1e-6:  # (below: the rounding of a file's numbers, iCub's rpy at 3e-8 rad)
+            out.append(f"<pose> {apart:.3g} m and {turned:.3g} rad apart")
+
+    def frame(el: etree._Element, keyword: str, el_H: np.ndarray | None) -> str:
+        at_joint = el_H is not None and np.allclose(el_H, np.eye(4), rtol=0.0, atol=1e-9)
+        return "child" if keyword == "sensor" and at_joint else keyword
 
     def walk(a: etree._Element, b: etree._Element, path: str) -> None:
         for c in b:
@@ -269,8 +306,14 @@ def _differences(ours: etree._Element, theirs: etree._Element, parent_H_theirs: 
                 continue
             if len(c):
                 walk(mine, c, f"{path}<{c.tag}>")
-            elif len(mine) == 0 and (mine.text or "").strip() != (c.text or "").strip():
-                out.append(f"{path}<{c.tag}> {(c.text or '').strip()!r} against {(mine.text or '').strip()!r}")
+                continue
+            if len(mine):
+                continue
+            x, y = (mine.text or "").strip(), (c.text or "").strip()
+            if path == "<force_torque>" and c.tag == "frame":
+                x, y = frame(ours, x, mine_H), frame(theirs, y, parent_H_theirs)
+            if not _same_value(x, y):
+                out.append(f"{path}<{c.tag}> {y!r} against {x!r}")
 
     walk(ours, theirs, "")
     return out
