@@ -155,3 +155,10 @@ def test_a_model_folder_that_is_no_ros_package_is_not_written_as_a_package(tmp_p
     assert r.returncode == 0, r.stderr
     assert _meshes(out) == ["model://plain/meshes/c.stl", "package://robot_meshes/meshes/c.stl"]
     assert "not inside a ROS package" in r.stderr and "model://plain/meshes/c.stl" in r.stderr, r.stderr
+    # and the other way (from the review of that fix): Gazebo finds a model:// by its folder's name, not by the
+    # package's ('robot_meshes' is in the folder 'pkg_model')
+    urdf.write_text(ROBOT.format(visual="package://robot_meshes/meshes/c.stl", collision="model://plain/meshes/c.stl"))
+    r = _cli("-i", str(urdf), "-o", str(out), "--mesh-uri", "model",
+             env={"GZ_SIM_RESOURCE_PATH": str(models), "ROS_PACKAGE_PATH": str(models)})
+    assert r.returncode == 0 and "WARNING" not in r.stderr, r.stderr
+    assert _meshes(out) == ["model://pkg_model/meshes/c.stl", "model://plain/meshes/c.stl"]

@@ -874,3 +874,24 @@ def test_the_export_keeps_every_link_where_the_placement_frame_put_it_in_the_wor
     for link in ("l1", "l2"):
         np.testing.assert_allclose(world_H_out @ _h(again["links"][link]["pose"]),
                                    world_H_model @ _h(ref["links"][link]["pose"]), atol=1e-9, err_msg=link)
+
+
+def test_a_force_torque_pose_at_its_joint_s_origin_up_to_rounding_is_not_said_and_sdf_to_sdf_says_it_once() -> None:
+    """From the review of the F/T warning: a <frame>sensor pose at the joint's origin but for the rounding of its
+    numbers (4.7e-7 m here) was said to be off it; and a file whose sensor is off its joint's origin was said so
+    twice when written to SDF again (on reading, and on writing what was read)."""
+    def text(pose: str) -> str:
+        return f"""<sdf version="1.9"><model name="m"><link name="a"/><link name="b"><pose>0.1 0.2 0.3 0.4 0.5 0.6</pose>
+          </link><joint name="j" type="fixed"><pose>0.01 0.02 0.03 0 0 0</pose><parent>a</parent><child>b</child>
+          <sensor name="ft" type="force_torque"><pose relative_to="__model__">{pose}</pose>
+          <force_torque><frame>sensor</frame></force_torque></sensor></joint></model></sdf>"""
+    # the joint's origin in the model, computed here: the child's pose times the joint's
+    joint_at = make_transform(rpy_to_matrix([0.4, 0.5, 0.6]), [0.1, 0.2, 0.3]) @ make_transform(None, [0.01, 0.02, 0.03])
+    rounded = " ".join(f"{v:.6f}" for v in joint_at[:3, 3]) + " 0.4 0.5 0.6"
+    m, warnings = _load(text(rounded))
+    assert not [w for w in warnings if "torques" in w], warnings
+    m, warnings = _load(text("0.2 0.2 0.3 0.4 0.5 0.6"))
+    assert len([w for w in warnings if "torques" in w]) == 1, warnings
+    again: list[str] = []
+    export_model(m, "sdf", warnings=again)
+    assert not [w for w in again if "torques" in w], again

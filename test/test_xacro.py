@@ -317,3 +317,20 @@ def test_a_xacro_warning_and_where_it_arose_are_one_warning(tmp_path):
     load_model(src, warnings=warnings)
     said = [w for w in warnings if "xacro: " in w]
     assert said == [f"{src}: xacro: " + "; ".join(printed)], said
+
+
+def test_a_xacro_warning_of_several_indented_lines_is_one_warning(tmp_path):
+    """From the review of the joining: xacro's namespace warning goes on over indented lines (' old:', ' new:'),
+    which were warnings of their own. Compared with the xacro command's output."""
+    (tmp_path / "inc.xacro").write_text('<robot xmlns:xacro="http://www.ros.org/wiki/xacro" xmlns:foo="http://b">'
+                                        '<link name="b"/></robot>')
+    src = tmp_path / "top.urdf.xacro"
+    src.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro" xmlns:foo="http://a">'
+                   '<xacro:include filename="inc.xacro"/><link name="a"/>'
+                   '<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint></robot>')
+    done = subprocess.run([str(XACRO), str(src)], capture_output=True, text=True, timeout=60)
+    printed = [ln.strip() for ln in done.stderr.splitlines() if ln.strip()]
+    assert len(printed) == 3 and printed[0].startswith("warning: inconsistent namespace"), printed
+    warnings: list[str] = []
+    load_model(src, warnings=warnings)
+    assert [w for w in warnings if "xacro: " in w] == [f"{src}: xacro: " + "; ".join(printed)], warnings

@@ -132,13 +132,15 @@ class _Rewriter:
                 return f"package://{package_name(root)}/{os.path.relpath(path, root)}"
             self.unstyled.append(uri)
             return kept
-        if ref.scheme in ("package", "model"):  # a package is a model folder too (Gazebo's resource paths): swapped
-            return f"{self.style}://{ref.body}"
+        if ref.scheme == "package" and self.style == "model" and path is None:  # (not located: an installed package's
+            return f"model://{ref.body}"  # share folder is named as the package, and Gazebo finds it so)
+        if ref.scheme == self.style:
+            return uri
         if path is not None:
             marker = "package.xml" if self.style == "package" else "model.config"
             root = enclosing(path, marker) or (enclosing(path, "package.xml") if self.style == "model" else None)
-            if root is not None:
-                name = package_name(root) if os.path.isfile(os.path.join(root, "package.xml")) else os.path.basename(root)
+            if root is not None:  # (Gazebo finds a model:// by its folder's name, ROS a package:// by its package's)
+                name = package_name(root) if self.style == "package" else os.path.basename(root)
                 return f"{self.style}://{name}/{os.path.relpath(path, root)}"
         self.unstyled.append(uri)
         return kept

@@ -115,12 +115,12 @@ def expand(text: str | bytes, path: str | None, args: dict[str, str] | None, dia
         finally:
             xacro.init_stacks(None)
     said: list[str] = []  # a warning, then the lines of where it arose (xacro's print_location), as one
-    for line in captured.getvalue().splitlines():
-        line = line.strip()
+    for raw in captured.getvalue().splitlines():
+        line = raw.strip()
         if not line:
             continue
-        if said and line.startswith(_LOCATION_LINES):
-            said[-1] += f"; {line}"
+        if said and (line.startswith(_LOCATION_LINES) or raw[:1].isspace()):  # (an indented line goes on the last:
+            said[-1] += f"; {line}"  # a namespace warning's ' old:' and ' new:')
         else:
             said.append(line)
     for line in said:

@@ -613,7 +613,7 @@ def _add_ft_sensor(model: Model, g: SdfGraph, s: SdfSensor, diag: Diagnostics) -
     if frame == "sensor":
         model_H_s = s.model_H_sensor
         off = float(np.linalg.norm(model_H_s[:3, 3] - j.model_H_joint[:3, 3]))
-        if off > 1e-12:  # (gz-sim moves the joint's wrench to the sensor's origin: X_JS.Pos() x F)
+        if off > 1e-6:  # (gz-sim moves the joint's wrench to the sensor's origin: X_JS.Pos() x F; below: rounding)
             diag.warn(f"{diag.at(el)}: force_torque sensor '{s.name}': its <pose> is {off:.6g} m from the "
                       f"origin of joint '{j.name}': torques are taken about the sensor's origin, as gz-sim takes them (the "
                       "SDF specification and Gazebo classic take them about the joint's origin)")

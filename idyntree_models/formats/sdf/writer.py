@@ -715,7 +715,7 @@ def _joint_el(joint: Joint, model: Model, diag: Diagnostics, plan: _Plan,
             plan.mimics.append((je, joint, scope))
     for s in model.sensors.values():
         if isinstance(s, ForceTorqueSensor) and s.parent_joint == joint.name:
-            sensors[s.name] = _ft_el(je, s, joint, plan, diag)
+            sensors[s.name] = _ft_el(je, s, joint, plan, diag, said="sdf_version" in model.metadata)
     return je
 
 
@@ -777,8 +777,10 @@ def _mimics_out(plan: _Plan, diag: Diagnostics) -> None:
              offset=format_number(joint.mimic.offset, what))
 
 
-def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, diag: Diagnostics) -> etree._Element:
-    """Write the sensor with the frame keyword when our reader gives back the same frame, else explicitly."""
+def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, diag: Diagnostics,
+           said: bool = False) -> etree._Element:
+    """Write the sensor with the frame keyword when our reader gives back the same frame, else explicitly.
+    `said`: a sensor frame off the joint's origin was said on reading (the model is an SDF file's)."""
     child_H_sensor = s.second_link_H_sensor if s.first_link == joint.parent else s.first_link_H_sensor
     joint_origin = joint.axis_origin if joint.dofs == 1 else np.zeros(3)
     if joint.type is JointType.SPHERICAL:
@@ -797,7 +799,7 @@ def _ft_el(je: etree._Element, s: ForceTorqueSensor, joint: Joint, plan: _Plan, 
     joint_H_sensor = inverse(child_H_joint) @ child_H_sensor
     _sub(se, "pose", _pose_text(joint_H_sensor, f"sensor '{s.name}'"))
     off = float(np.linalg.norm(joint_H_sensor[:3, 3]))
-    if off > 1e-12:
+    if off > 1e-6 and not said:  # (below: a file's rounding)
         diag.warn(f"force/torque sensor '{s.name}' takes torques about its frame's origin, {off:.6g} m from the origin of "
                   f"joint '{joint.name}': written as <frame>sensor with that <pose>, which gz-sim takes as the point "
                   "of the torques; the SDF specification and Gazebo classic take them about the joint's origin")
