@@ -166,6 +166,9 @@ def test_other_formats_and_reduction():
     (["--q", "elbow=abc"], "must be a number"),
     (["--graph", "out.txt"], "cannot tell the picture format"),
     (["--lock", "elbow=1"], "--lock needs --keep-joints"),
+    # (found in review: a mimic follower's or fixed joint's position changed nothing, and was shown as given)
+    (["--q", "finger_right_joint=0.5"], "joint 'finger_right_joint' mimics 'finger_left_joint'"),
+    (["--q", "wrist_ft_joint=1"], "joint 'wrist_ft_joint' is fixed"),
 ])
 def test_bad_arguments_are_one_line_errors(args, message):
     done = ours(str(DEMO / "demo_arm.urdf"), "--quiet", *args)

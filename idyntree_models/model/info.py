@@ -96,9 +96,16 @@ def model_info(model: Model, config: Mapping[str, object] | None = None, frames:
 
     Poses and mass properties are in the base link's frame at `config` (joint name -> position;
     joints left out at zero); the mass properties are None when they overflow a double.  Raises
-    ModelError for an unknown frame or joint, and for a configuration that puts a frame at a
-    non-finite pose.
+    ModelError for an unknown frame or joint, a fixed or mimic joint given a position, and for a
+    configuration that puts a frame at a non-finite pose.
     """
+    for name in config or {}:  # (Kinematics ignores them, as robot_state_publisher a follower's state: asked for
+        joint = model.joints.get(name)  # here by name, a position that changes nothing is an error)
+        if joint is not None and joint.mimic is not None:
+            raise ModelError(f"joint '{name}' mimics '{joint.mimic.joint}': its position follows that joint's, so "
+                             f"it is not given (give '{joint.mimic.joint}')")
+        if joint is not None and not joint.dofs:
+            raise ModelError(f"joint '{name}' is fixed: it has no position to give")
     kin = Kinematics(model)
     base = model.default_base_link or kin.link_names[0]
     with np.errstate(all="ignore"):  # what overflows is refused or reported as None below
