@@ -299,8 +299,7 @@ def base_pose_held(model: Model, base: str | None, world_H_base: np.ndarray, fmt
         with np.errstate(all="ignore"):
             return bool(np.allclose(world.link_H_frame @ world_H_base, np.eye(4), rtol=0.0, atol=1e-9))
     joint = base_world_joint(model, base) if base is not None and fmt in ("urdf", "sdf") else None
-    if joint is None or (fmt == "sdf" and any(e.format == "sdf" and e.owner_kind == "model" and e.owner is None
-                                              and e.tag == "pose" for e in model.extensions)):
+    if joint is None or (fmt == "sdf" and kept_placement(model)[0] is not None):
         return False
     return bool(np.allclose(np.array(model.metadata["sdf_world_joints"][joint]["model_H_child"]), world_H_base,
                             rtol=0.0, atol=1e-12))
@@ -324,6 +323,31 @@ def base_world_joint(model: Model, base: str) -> str | None:
                  if d.get("child") == base and "joined_to_base_by" not in d), None)
 
 
+def kept_placement(model: Model) -> tuple[Extension | None, Extension | None]:
+    """The SDF reader's kept <pose> of the top model in its world, and its kept placement frame (an attribute of
+    <model>), each None where there is none."""
+    pose = placement = None
+    for e in model.extensions:
+        if e.format == "sdf" and e.owner_kind == "model" and e.owner is None:
+            if e.tag == "pose":
+                pose = e
+            elif e.tag == "model" and e.attributes and "placement_frame" in e.xml:
+                placement = e
+    return pose, placement
+
+
+def pose_text_transform(text: str | None) -> np.ndarray | None:
+    """The transform of an SDF <pose>'s text, x y z roll pitch yaw: the identity for none or blank (as libsdformat
+    reads an empty pose), None where it is not six numbers."""
+    try:
+        v = [float(x) for x in (text or "").split()]
+    except ValueError:
+        return None
+    if not v:
+        return make_transform()
+    return make_transform(rpy_to_matrix(v[3:6]), v[:3]) if len(v) == 6 else None
+
+
 def held_placement(model: Model, base: str) -> tuple[np.ndarray, tuple[Extension, ...]] | None:
     """The pose in the world of `base` (the root link) where an SDF fixed joint holds it there, and the kept model
     <pose> (and placement frame) that give it: (world_H_base, those extensions).
@@ -335,19 +359,14 @@ def held_placement(model: Model, base: str) -> tuple[np.ndarray, tuple[Extension
     placement frame is none of the model's links and frames."""
     if base_world_joint(model, base) is None:
         return None
-    pose = placement = None
-    for e in model.extensions:
-        if e.format == "sdf" and e.owner_kind == "model" and e.owner is None:
-            if e.tag == "pose":
-                pose = e
-            elif e.tag == "model" and e.attributes and "placement_frame" in e.xml:
-                placement = e
+    pose, placement = kept_placement(model)
     if pose is None:
         return None
     from .xmlutil import fragment  # (lxml: not imported by every exporter)
 
-    v = [float(x) for x in (fragment(pose.xml).text or "").split()]
-    world_H = make_transform(rpy_to_matrix(v[3:6]), v[:3])
+    world_H = pose_text_transform(fragment(pose.xml).text)
+    if world_H is None:  # (the reader wrote it: six numbers)
+        return None
     if placement is not None:
         frame = (fragment(placement.xml).get("placement_frame") or "").strip()
         if frame not in model.links and frame not in model.frames:

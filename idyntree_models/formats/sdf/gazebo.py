@@ -19,9 +19,9 @@ from lxml import etree
 
 from ...errors import listed
 from ...model.model import Model
-from ...model.transforms import inverse, make_transform, matrix_to_rpy, rpy_to_matrix
+from ...model.transforms import inverse, matrix_to_rpy
 from ..base import Diagnostics
-from ..common import format_numbers
+from ..common import format_numbers, pose_text_transform
 from ..xmlutil import find_child, find_children, parse_xml
 
 # link settings: URDF extension tag -> (path inside each <collision>, or None for the link itself, SDF tag)
@@ -220,12 +220,8 @@ def _sensor(parent: etree._Element, sensor: etree._Element, parent_H_ref: np.nda
     name = (sensor.get("name") or "").strip()
     ours = next((s for s in find_children(parent, "sensor") if s.get("name") == name), None)
     pose = find_child(sensor, "pose")
-    try:  # (an empty <pose/> is the identity, as libsdformat reads it)
-        values = [float(v) for v in (pose.text or "").split()] if pose is not None else []
-    except ValueError:
-        values = [math.nan]
-    h = parent_H_ref @ make_transform(rpy_to_matrix(values[3:6]), values[:3]) if len(values) == 6 else \
-        parent_H_ref if not values else None  # (None: not six numbers)
+    ref_H = pose_text_transform(pose.text if pose is not None else None)  # (an empty <pose/> is the identity)
+    h = parent_H_ref @ ref_H if ref_H is not None else None  # (None: not six numbers)
     if ours is not None:
         if ours.get("type") != sensor.get("type"):
             diag.warn(f"<gazebo> sensor '{name}' of type '{sensor.get('type')}' is not written: the model's own "
@@ -271,19 +267,14 @@ def _same_value(a: str, b: str) -> bool:
     return len(x) == len(y) and bool(np.allclose(x, y, rtol=1e-12, atol=0.0))
 
 
-def _pose_of(el: etree._Element) -> np.ndarray:
-    p = find_child(el, "pose")
-    v = [float(x) for x in (p.text or "").split()] if p is not None and (p.text or "").strip() else [0.0] * 6
-    return make_transform(rpy_to_matrix(v[3:6]), v[:3])
-
-
 def _differences(ours: etree._Element, theirs: etree._Element, parent_H_theirs: np.ndarray | None) -> list[str]:
     """Where a <gazebo> sensor gives a value the model's sensor of its name (as written) has otherwise: its pose
     (`parent_H_theirs`: where libsdformat puts it, its own <pose> or none; None where that is not six numbers),
     and each value both give (a force/torque <frame>, <measure_direction>), by value. A force/torque `sensor` frame
     at the joint (the identity) is the `child` frame, spelled otherwise."""
     out = []
-    mine_H = _pose_of(ours)
+    mine = find_child(ours, "pose")
+    mine_H = pose_text_transform(mine.text if mine is not None else None)  # (as our writer writes it: six numbers)
     if parent_H_theirs is not None:
         d = inverse(mine_H) @ parent_H_theirs
         r = d[:3, :3]
@@ -293,7 +284,7 @@ def _differences(ours: etree._Element, theirs: etree._Element, parent_H_theirs: 
         if apart > 1e-6 or turned > 1e-6:  # (below: the rounding of a file's numbers, iCub's rpy at 3e-8 rad)
             out.append(f"<pose> {apart:.3g} m and {turned:.3g} rad apart")
 
-    def frame(el: etree._Element, keyword: str, el_H: np.ndarray | None) -> str:
+    def frame(keyword: str, el_H: np.ndarray | None) -> str:
         at_joint = el_H is not None and np.allclose(el_H, np.eye(4), rtol=0.0, atol=1e-9)
         return "child" if keyword == "sensor" and at_joint else keyword
 
@@ -311,7 +302,7 @@ def _differences(ours: etree._Element, theirs: etree._Element, parent_H_theirs: 
                 continue
             x, y = (mine.text or "").strip(), (c.text or "").strip()
             if path == "<force_torque>" and c.tag == "frame":
-                x, y = frame(ours, x, mine_H), frame(theirs, y, parent_H_theirs)
+                x, y = frame(x, mine_H), frame(y, parent_H_theirs)
             if not _same_value(x, y):
                 out.append(f"{path}<{c.tag}> {y!r} against {x!r}")
 
