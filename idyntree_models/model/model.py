@@ -388,6 +388,18 @@ class Extension(Record):
 _VALUES = LazyPattern(r"""=\s*"([^"]*)"|=\s*'([^']*)'|>([^<]+)<""")
 
 
+def dangling_mentions(extensions: list[Extension], removed: Collection[str]) -> list[tuple[str, list[str]]]:
+    """The document's own kept elements (a URDF's root elements, an SDF model's plugins: written as they are) that
+    name something of `removed`, a change of the model took away (a folding, a reduction): (tag, the names)."""
+    out = []
+    for e in extensions:
+        if e.owner_kind in (None, "model"):
+            names = e.mentions(removed)
+            if names:
+                out.append((e.tag, names))
+    return out
+
+
 @dataclass(frozen=True)
 class FrameJoint:
     """How the source attached an additional frame that was a link there: through fixed joint `joint`.

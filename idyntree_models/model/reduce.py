@@ -34,6 +34,7 @@ from .model import (
     LinkSensor,
     Model,
     Shape,
+    dangling_mentions,
     shift_inertia,
 )
 from .spherical import revolute_names
@@ -278,10 +279,6 @@ def _carried_extensions(model: Model, out: Model, members: dict[str, list[str]],
                "visual": out.frames, "collision": out.frames}
     carried: list = []
     lost: list[str] = []
-    dangling: list[str] = []
-    # what the kept elements of the document may name that the reduced model has no more
-    removed = [n for n in model.joints if n not in out.joints] + [
-        n for n in model.links if n not in out.links and n not in out.frames]
     for e in model.extensions:
         kind = e.owner_kind
         if kind in ("visual", "collision") and (e.owner, kind) in shapes:
@@ -292,11 +289,13 @@ def _carried_extensions(model: Model, out: Model, members: dict[str, list[str]],
             carried.append(e)
         elif kind is None or kind == "model" or e.owner in holders.get(kind, ()):
             carried.append(e)
-            gone = e.mentions(removed) if kind in (None, "model") else []
-            if gone:  # (a <transmission>, a <ros2_control>, a plugin: written as they are, for a joint there is no more)
-                dangling.append(f"<{e.tag}> ({', '.join(gone)})")
         else:
             lost.append(f"<{e.tag}> of {kind} '{e.owner}'")
+    # what the document's kept elements (a <transmission>, a <ros2_control>, a plugin: all carried, written as they
+    # are) name that the reduced model has no more
+    removed = [n for n in model.joints if n not in out.joints] + [
+        n for n in model.links if n not in out.links and n not in out.frames]
+    dangling = [f"<{tag}> ({', '.join(names)})" for tag, names in dangling_mentions(model.extensions, removed)]
     if dangling:
         notes.append(f"{len(dangling)} kept source element(s) are written as they are but name joint(s) locked or "
                      f"link(s) lumped by the reduction: {listed(dangling, 5)}")

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._lazy import LazyPattern
 from ..errors import ModelError
-from .model import Frame, Inertia, Joint, JointType, Limits, Link, Model
+from .model import Frame, Inertia, Joint, JointType, Limits, Link, Model, dangling_mentions
 from .transforms import det3, inverse, matrix_to_quat, translation, vector_norm
 
 _EXPORTED = LazyPattern(r"spherical_rev_(.+)_x", re.S)  # any name, line breaks too
@@ -166,12 +166,8 @@ def fold_three_revolute_joints(model: Model, tol: float = 1e-6, lost: list[str] 
 def _name_dangling(model: Model, removed: set[str], lost: list[str]) -> None:
     """The source's own elements (a <transmission>, a <gazebo reference>, a plugin's <joint_name>) are written as
     they are: where they name a folded joint or its massless links, they name what the model no longer has."""
-    dangling = []
-    for e in model.extensions:
-        if e.owner_kind in (None, "model"):  # (the document's own elements: a URDF's root, an SDF model's plugins)
-            names = e.mentions(sorted(removed))
-            if names:
-                dangling.append(f"<{e.tag}> names {', '.join(repr(n) for n in names)}")
+    dangling = [f"<{tag}> names {', '.join(repr(n) for n in names)}"
+                for tag, names in dangling_mentions(model.extensions, sorted(removed))]
     if dangling:
         lost.append(f"{len(dangling)} kept source element(s) name a joint or link the folding into spherical joints "
                     f"removed, and are written as they are: {'; '.join(dangling)}")
