@@ -303,6 +303,14 @@ def test_xacro_warnings_are_xacros_own_not_what_other_threads_print(tmp_path):
     assert (taken, own) == (0, 100)
 
 
+def _printed_and_said(src) -> tuple[list[str], list[str]]:
+    """The lines the xacro command prints to stderr for `src`, and our load's xacro warnings."""
+    done = subprocess.run([str(XACRO), str(src)], capture_output=True, text=True, timeout=60)
+    warnings: list[str] = []
+    load_model(src, warnings=warnings)
+    return [ln.strip() for ln in done.stderr.splitlines() if ln.strip()], [w for w in warnings if "xacro: " in w]
+
+
 def test_a_xacro_warning_and_where_it_arose_are_one_warning(tmp_path):
     """Found in review: xacro writes a warning and then the lines saying where it arose (the macro, the file); each
     line was a warning of its own (three, and three errors under strict). Compared with what the xacro command
@@ -310,12 +318,8 @@ def test_a_xacro_warning_and_where_it_arose_are_one_warning(tmp_path):
     src = tmp_path / "r.urdf.xacro"
     src.write_text('<robot name="xr" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="seg" '
                    'params="name len:=0.2"><link name="${name}"/></xacro:macro><xacro:seg name="a"/></robot>')
-    done = subprocess.run([str(XACRO), str(src)], capture_output=True, text=True, timeout=60)
-    printed = [ln.strip() for ln in done.stderr.splitlines() if ln.strip()]
+    printed, said = _printed_and_said(src)
     assert len(printed) == 3 and printed[0].startswith("warning: redefining global symbol: len"), printed
-    warnings: list[str] = []
-    load_model(src, warnings=warnings)
-    said = [w for w in warnings if "xacro: " in w]
     assert said == [f"{src}: xacro: " + "; ".join(printed)], said
 
 
@@ -328,9 +332,6 @@ def test_a_xacro_warning_of_several_indented_lines_is_one_warning(tmp_path):
     src.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro" xmlns:foo="http://a">'
                    '<xacro:include filename="inc.xacro"/><link name="a"/>'
                    '<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint></robot>')
-    done = subprocess.run([str(XACRO), str(src)], capture_output=True, text=True, timeout=60)
-    printed = [ln.strip() for ln in done.stderr.splitlines() if ln.strip()]
+    printed, said = _printed_and_said(src)
     assert len(printed) == 3 and printed[0].startswith("warning: inconsistent namespace"), printed
-    warnings: list[str] = []
-    load_model(src, warnings=warnings)
-    assert [w for w in warnings if "xacro: " in w] == [f"{src}: xacro: " + "; ".join(printed)], warnings
+    assert said == [f"{src}: xacro: " + "; ".join(printed)], said
